@@ -1,0 +1,11 @@
+# Run the patched tree's kselftest ftrace suite (or the cases named by
+# harness.ftrace=a,b,c relative to test.d/).
+cd /ftrace || exit 1
+cases=
+if [ "$HARNESS_FTRACE" != all ]; then
+	for c in $(echo "$HARNESS_FTRACE" | tr ',' ' '); do
+		cases="$cases test.d/$c"
+	done
+fi
+# Not a tty: no colour codes.  -v prints the log of every case that fails.
+./ftracetest -v -l /tmp/ftracelogs $cases 2>&1 | cat

@@ -1,0 +1,2 @@
+# Boot only (KUnit runs before init).
+true

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Turn one guest serial log into test results.
+
+usage: parse-log.py LOG LABEL [--expect-kunit] [--expect-ftrace]
+
+Prints one JSON object per line: {"name", "status" (pass/fail/skip),
+"detail"}.  LABEL (for example "x86_64") prefixes every name.  Results:
+  LABEL boot                 the guest reached HARNESS-DONE
+  LABEL kernel log clean     no panic, oops, BUG, WARN, lockdep or hung task
+  LABEL kunit SUITE.CASE     each KUnit case (KTAP/TAP from the boot log)
+  LABEL ftrace DESC          each ftracetest case
+  LABEL STEP NAME            "HARNESS-RESULT PASS|FAIL|SKIP NAME" lines that
+                             guest steps print
+"""
+import json
+import re
+import sys
+
+TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+KTAP_RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)(?: -)? ?([^#]*?)\s*(#\s*(SKIP|TODO)\b.*)?$')
+KTAP_PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
+SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+FTRACE = re.compile(r'^\[(\d+)\](.*)\t\[(PASS|FAIL|UNRESOLVED|UNTESTED|UNSUPPORTED|XFAIL|UNDEFINED)\]\s*$')
+RESULT = re.compile(r'^HARNESS-RESULT (PASS|FAIL|SKIP) (.*)$')
+STEP_END = re.compile(r'^HARNESS-STEP-END (\S+) rc=(\d+)')
+CRASH = re.compile(
+    r'Kernel panic|\bOops\b|^\s*WARNING: |\bBUG: |kernel BUG at|'
+    r'possible (recursive|circular) locking|inconsistent lock state|'
+    r'INFO: task .* blocked|rcu: INFO: .* stall|soft lockup|hard LOCKUP|'
+    r'UBSAN:|general protection fault|Unable to handle kernel|'
+    r'unreferenced object 0x|Call Trace:|Call trace:')
+FTRACE_STATUS = {'PASS': 'pass', 'XFAIL': 'pass', 'FAIL': 'fail',
+                 'UNRESOLVED': 'fail', 'UNDEFINED': 'fail',
+                 'UNTESTED': 'skip', 'UNSUPPORTED': 'skip'}
+
+
+def strip(line):
+    return TS.sub('', line.rstrip('\n'))
+
+
+def parse_kunit(lines):
+    """Return (results, problems) of the boot-time KUnit run.
+
+    Level 0 results are suites, level 1 their cases (parameterised cases
+    are folded into their case)."""
+    results, problems = [], []
+    suites = {}        # indent -> subtest name
+    plan0 = None
+    suites_seen = 0
+    cases_in_suite = 0
+    for line in lines:
+        m = SUBTEST.match(line)
+        if m:
+            suites[len(m.group(1)) // 4] = m.group(2).strip()
+            continue
+        m = KTAP_PLAN.match(line)
+        if m and len(m.group(1)) == 0 and plan0 is None:
+            plan0 = int(m.group(2))
+            continue
+        m = KTAP_RESULT.match(line)
+        if not m:
+            continue
+        level = len(m.group(1)) // 4
+        ok = m.group(2) == 'ok'
+        name = m.group(4).strip()
+        skip = m.group(6) == 'SKIP'
+        status = 'skip' if skip else ('pass' if ok else 'fail')
+        if level == 1:
+            results.append((f'{suites.get(1, "?")}.{name}', status, ''))
+            cases_in_suite += 1
+        elif level == 0:
+            suites_seen += 1
+            if cases_in_suite == 0:
+                results.append((f'{name}', status, 'suite result'))
+            elif not ok and not skip and not any(
+                    r[0].startswith(name + '.') and r[1] == 'fail' for r in results):
+                results.append((f'{name}', 'fail', 'suite failed'))
+            cases_in_suite = 0
+    if plan0 is not None and suites_seen < plan0:
+        problems.append(f'KTAP plan says {plan0} suites, {suites_seen} reported (crash or hang?)')
+    return results, problems
+
+
+def parse(path, label, expect_kunit=False, expect_ftrace=False):
+    with open(path, errors='replace') as f:
+        raw = [strip(l) for l in f]
+    out = []
+
+    def add(name, status, detail=''):
+        out.append({'name': f'{label} {name}', 'status': status, 'detail': detail})
+
+    done = any(l.startswith('HARNESS-DONE') for l in raw)
+    booted = any(l.startswith('HARNESS-BOOTED') for l in raw)
+    add('boot', 'pass' if done else 'fail',
+        '' if done else ('guest did not finish' if booted else 'guest never reached init'))
+
+    # Crash patterns anywhere (the dmesg dump repeats the console: dedupe).
+    crashes = []
+    for l in raw:
+        if CRASH.search(l) and l not in crashes:
+            crashes.append(l)
+    add('kernel log clean', 'fail' if crashes else 'pass', '; '.join(crashes[:5]))
+
+    # KUnit: the part of the log before init started.
+    head = []
+    for l in raw:
+        if l.startswith('HARNESS-BOOTED'):
+            break
+        head.append(l)
+    kres, kprob = parse_kunit(head)
+    for name, status, detail in kres:
+        add(f'kunit {name}', status, detail)
+    for p in kprob:
+        add('kunit complete', 'fail', p)
+    if expect_kunit and not kres:
+        add('kunit ran', 'fail', 'no KUnit results in the boot log')
+
+    # Guest steps: outside the dmesg dump.
+    body, in_dmesg = [], False
+    for l in raw:
+        if l.startswith('HARNESS-DMESG-BEGIN'):
+            in_dmesg = True
+        elif l.startswith('HARNESS-DMESG-END'):
+            in_dmesg = False
+        elif not in_dmesg:
+            body.append(l)
+    seen = {}
+    nftrace = 0
+    for l in body:
+        m = FTRACE.match(l)
+        if m:
+            desc = ' '.join(m.group(2).split())
+            seen[desc] = seen.get(desc, 0) + 1
+            if seen[desc] > 1:
+                desc += f' #{seen[desc]}'
+            add(f'ftrace {desc}', FTRACE_STATUS[m.group(3)], m.group(3))
+            nftrace += 1
+            continue
+        m = RESULT.match(l)
+        if m:
+            add(m.group(2).strip(), {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'skip'}[m.group(1)])
+            continue
+        m = STEP_END.match(l)
+        if m and m.group(1) not in ('ftracetest', 'none') and m.group(2) != '0':
+            add(f'step {m.group(1)}', 'fail', f'exit status {m.group(2)}')
+    if expect_ftrace and nftrace == 0:
+        add('ftracetest ran', 'fail', 'no ftracetest results in the log')
+    return out
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    res = parse(argv[1], argv[2], '--expect-kunit' in argv, '--expect-ftrace' in argv)
+    for r in res:
+        print(json.dumps(r))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

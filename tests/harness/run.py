@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Self-tests of the harness: the parts that need no boot.
+
+Prints one JSON result per line (the format scripts/report.py reads), or a
+readable list with --verbose.  Exit status 1 when any test failed.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+DATA = os.path.join(HERE, 'data')
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+
+import importlib.util
+
+
+def load(name, file):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(TOP, 'scripts', file))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+parse_log = load('parse_log', 'parse-log.py')
+check_config = load('check_config', 'check-config.py')
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def results(log, **kw):
+    return {r['name']: (r['status'], r['detail'])
+            for r in parse_log.parse(os.path.join(DATA, log), 'x', **kw)}
+
+
+@test
+def kunit_cases_and_suites():
+    r = results('kunit-ok.log')
+    assert r['x kunit fgraph_demo.two_users'][0] == 'pass'
+    assert r['x kunit fgraph_demo.data_sizes'][0] == 'pass'
+    assert 'x kunit fgraph_demo.1 word' not in r, 'parameters fold into their case'
+    assert r['x kunit other.skipped_case'][0] == 'skip'
+    assert r['x kunit other.broken_case'][0] == 'fail'
+    assert 'x kunit other' not in r, 'a failed suite with a failed case is reported once'
+    assert 'x kunit complete' not in r
+
+
+@test
+def kunit_only_from_boot_not_dmesg_dump():
+    r = parse_log.parse(os.path.join(DATA, 'kunit-ok.log'), 'x')
+    n = [x for x in r if x['name'] == 'x kunit fgraph_demo.two_users']
+    assert len(n) == 1, n
+
+
+@test
+def ftracetest_statuses():
+    r = results('kunit-ok.log')
+    assert r['x ftrace Basic trace file check'][0] == 'pass'
+    assert r['x ftrace Basic trace file check #2'][0] == 'pass', 'duplicates get a number'
+    assert r['x ftrace Basic test for tracers'][0] == 'fail', 'the dmesg dump does not count'
+    assert r['x ftrace Kprobe dynamic event - adding and removing'][0] == 'skip'
+    assert r['x ftrace (instance) Basic trace file check'][0] == 'fail', 'UNRESOLVED fails'
+    assert r['x module sample loads'][0] == 'pass'
+    assert r['x boot'][0] == 'pass'
+    assert r['x kernel log clean'][0] == 'pass'
+
+
+@test
+def crash_and_incomplete_run_fail():
+    r = results('crash.log', expect_ftrace=True, expect_kunit=True)
+    assert r['x boot'][0] == 'fail'
+    assert r['x kernel log clean'][0] == 'fail'
+    assert 'WARNING: CPU: 1' in r['x kernel log clean'][1]
+    assert r['x kunit complete'][0] == 'fail', 'plan says 3 suites'
+    assert r['x ftracetest ran'][0] == 'fail'
+
+
+@test
+def config_mismatches_are_named():
+    bad = check_config.check(os.path.join(DATA, 'dot.config'), [os.path.join(DATA, 'frag.config')])
+    names = sorted((b[1], b[2], b[3]) for b in bad)
+    assert names == [('CONFIG_KUNIT', 'y', 'n'), ('CONFIG_SAMPLE_TRACE_PRINTK', 'm', 'y')], names
+    assert not check_config.check(os.path.join(DATA, 'frag.config'), [os.path.join(DATA, 'frag.config')])
+
+
+@test
+def config_cli_exit_status():
+    p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'check-config.py'),
+                        os.path.join(DATA, 'dot.config'), os.path.join(DATA, 'frag.config')],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and 'CONFIG_KUNIT=y requested' in p.stderr, p.stderr
+
+
+def sh(cmd, cwd, env=None, check=True):
+    p = subprocess.run(cmd, cwd=cwd, shell=True, capture_output=True, text=True, env=env)
+    if check and p.returncode:
+        raise AssertionError(f'{cmd}: {p.stdout}{p.stderr}')
+    return p
+
+
+@test
+def series_status_and_export_roundtrip():
+    """A toy kernel tree: export, in sync, then a stray commit and an edit
+    are named and make series-status fail."""
+    with tempfile.TemporaryDirectory() as t:
+        top = os.path.join(t, 'proj')
+        os.makedirs(os.path.join(top, 'scripts'))
+        os.makedirs(os.path.join(top, 'patches'))
+        for f in ('lib.sh', 'export-series.sh', 'series-status.sh'):
+            sh(f'cp {TOP}/scripts/{f} {top}/scripts/', t)
+        sh(f'cp {TOP}/base.conf {top}/', t)
+        tree = os.path.join(top, 'build', 'linux')
+        os.makedirs(tree)
+        g = 'git -c user.name=t -c user.email=t@t'
+        sh(f'git init -q . && echo a > f && git add f && {g} commit -qm base && git tag base', tree)
+        env = dict(os.environ, BUILD=os.path.join(top, 'build'))
+        assert sh('scripts/series-status.sh', top, env).returncode == 0
+        sh(f'echo b >> f && {g} commit -qam "lib: Add b" -m "Because b."', tree)
+        p = sh('scripts/series-status.sh', top, env, check=False)
+        assert p.returncode == 1 and 'not exported' in p.stdout, p.stdout
+        sh('scripts/export-series.sh', top, env)
+        assert open(os.path.join(top, 'patches', 'series')).read().strip() == '0001-lib-Add-b.patch'
+        assert os.path.exists(os.path.join(top, 'patches', '0000-cover-letter.patch'))
+        p = sh('scripts/series-status.sh', top, env, check=False)
+        assert p.returncode == 0, p.stdout
+        sh('echo c >> f', tree)
+        p = sh('scripts/series-status.sh', top, env, check=False)
+        assert p.returncode == 1 and 'uncommitted' in p.stdout, p.stdout
+        sh(f'{g} commit -q -a --amend --no-edit', tree)
+        p = sh('scripts/series-status.sh', top, env, check=False)
+        assert p.returncode == 1 and 'differs from patches/0001' in p.stdout, p.stdout
+        sh(f'{g} commit -q --amend -m "lib: Add b and c"', tree)
+        sh('scripts/export-series.sh', top, env)
+        assert sh('scripts/series-status.sh', top, env, check=False).returncode == 0
+        sh(f'{g} commit -q --amend -m "lib: Renamed"', tree)
+        p = sh('scripts/series-status.sh', top, env, check=False)
+        assert p.returncode == 1 and 'message' in p.stdout, p.stdout
+
+
+def main():
+    verbose = '--verbose' in sys.argv
+    failed = 0
+    for t in TESTS:
+        name = f'harness {t.__name__}'
+        try:
+            t()
+            r = {'name': name, 'status': 'pass', 'detail': ''}
+        except Exception as e:
+            failed += 1
+            r = {'name': name, 'status': 'fail', 'detail': f'{type(e).__name__}: {e}'}
+            traceback.print_exc(file=sys.stderr)
+        if verbose:
+            print(f'{r["status"].upper():4} {name} {r["detail"]}')
+        else:
+            print(json.dumps(r))
+    if verbose:
+        print(f'{len(TESTS) - failed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
