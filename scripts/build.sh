@@ -22,15 +22,17 @@ KMAKE=(make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS"
        CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" -j"$J")
 
 frags=("$TOP/configs/common.config" "$TOP/configs/$arch.config")
+[ "$flavour" = patched ] && frags+=("$TOP/configs/patched.config")
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 # Reconfigure only when a fragment changed (keeps incremental builds fast).
 stamp=$obj/.fragments
 want=$(cat "${frags[@]}" | sha256sum)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	info "configuring $arch/$flavour"
-	"${KMAKE[@]}" allnoconfig >/dev/null
+	"${KMAKE[@]}" allnoconfig >"$obj/config.log" 2>&1
 	cat "${frags[@]}" >> "$obj/.config"
-	"${KMAKE[@]}" olddefconfig >/dev/null
+	"${KMAKE[@]}" olddefconfig >>"$obj/config.log" 2>&1 ||
+		{ tail -20 "$obj/config.log" >&2; die "olddefconfig failed for $arch/$flavour"; }
 	echo "$want" > "$stamp"
 fi
 python3 "$TOP/scripts/check-config.py" "$obj/.config" "${frags[@]}" ||
