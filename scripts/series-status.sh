@@ -14,6 +14,14 @@ if [ -n "$dirty" ]; then
 	bad=1
 fi
 
+# New files hide easily: Debian's .gitignore ignores the whole top level.
+stray=$(git ls-files --others --exclude=.git | head -20)
+if [ -n "$stray" ]; then
+	echo "files in build/linux that git does not track (git add -f them or remove them):"
+	echo "$stray" | sed 's/^/  /'
+	bad=1
+fi
+
 # Compare patch ids: the series as exported vs the tree's commits.
 series=$TOP/patches/series
 mapfile -t files < <([ -f "$series" ] && grep -vE '^(#|$)' "$series")
