@@ -14,6 +14,8 @@ command -v ccache >/dev/null || die "ccache missing: run 'make setup' (apt-get i
 mkdir -p "$obj"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache-fgraph}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Paths relative to the project, so that a clone elsewhere (CI) hits the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 # Reproducible objects so ccache hits across rebuilds.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=harness

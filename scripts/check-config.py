@@ -32,12 +32,16 @@ def parse(path):
 def check(dotconfig, fragments):
     """Return a list of (fragment, option, wanted, have) mismatches."""
     have = parse(dotconfig)
-    bad = []
+    # Later fragments override earlier ones, as in the merged .config.
+    wanted = {}
     for frag in fragments:
         for opt, want in parse(frag).items():
-            got = have.get(opt, 'n')
-            if got != want:
-                bad.append((frag, opt, want, got))
+            wanted[opt] = (frag, want)
+    bad = []
+    for opt, (frag, want) in wanted.items():
+        got = have.get(opt, 'n')
+        if got != want:
+            bad.append((frag, opt, want, got))
     return bad
 
 

@@ -92,6 +92,18 @@ def config_mismatches_are_named():
 
 
 @test
+def config_later_fragment_overrides():
+    with tempfile.TemporaryDirectory() as t:
+        a, b, dot = (os.path.join(t, n) for n in ('a', 'b', 'dot'))
+        open(a, 'w').write('CONFIG_NET=y\nCONFIG_FTRACE=y\n')
+        open(b, 'w').write('# CONFIG_NET is not set\n')
+        open(dot, 'w').write('CONFIG_FTRACE=y\n')
+        assert not check_config.check(dot, [a, b])
+        bad = check_config.check(dot, [b, a])
+        assert [x[1] for x in bad] == ['CONFIG_NET'], bad
+
+
+@test
 def config_cli_exit_status():
     p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'check-config.py'),
                         os.path.join(DATA, 'dot.config'), os.path.join(DATA, 'frag.config')],
