@@ -17,7 +17,10 @@ command -v "$QEMU" >/dev/null || die "$QEMU missing: run 'make setup' (apt-get i
 
 append="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 nokaslr harness.steps=$steps harness.ftrace=$ftrace ${APPEND:-}"
 case "$arch" in
-x86_64) machine=(-M q35 -cpu max);;
+# No MONITOR/MWAIT on x86: under TCG an idle vCPU in mwait does not wake up
+# for the IPIs text_poke_bp() waits for, and switching tracers stalls (seen
+# with 00basic/basic2.tc on the unpatched base too).
+x86_64) machine=(-M q35 -cpu "${X86_CPU:-max,-monitor}");;
 arm64) machine=(-M virt -cpu cortex-a57);;
 esac
 
@@ -40,7 +43,13 @@ if [ "$accel" = auto ]; then
 	fi
 	accel=$(cat "$probe")
 fi
-[ "$accel" = tcg ] && accel=tcg,thread=multi
+# x86_64 runs single-threaded TCG: with MTTCG, a vCPU can miss the code
+# another vCPU modifies (text_poke_bp) and stop answering its IPIs; switching
+# tracers (00basic/basic2.tc) then stalls, on the unpatched base too.
+if [ "$accel" = tcg ]; then
+	[ "$arch" = x86_64 ] && thread=single || thread=multi
+	accel=tcg,thread=${TCG_THREAD:-$thread}
+fi
 
 info "booting $arch/$flavour (steps: $steps; accel $accel; timeout ${timeout}s; log $log)"
 set +e

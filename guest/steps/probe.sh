@@ -1,8 +1,10 @@
-# Debug step: a few tracefs operations, each announced, to find a hang.
+# Debug step: switch every tracer in turn (as 00basic/basic2.tc does),
+# announcing each with the time it took, to find the one that stalls.
 cd /sys/kernel/tracing || exit 1
-for c in "cat available_tracers" "echo function > current_tracer" "echo nop > current_tracer" \
-	 "echo function_graph > current_tracer" "head -5 trace" "echo nop > current_tracer" \
-	 "cat /ftrace/test.d/00basic/basic1.tc | head -3"; do
-	echo "probe: $c"; sh -c "$c"; echo "probe: rc=$?"
+echo "probe: tracers: $(cat available_tracers)"
+for t in $(cat available_tracers) nop; do
+	s=$(cut -d' ' -f1 /proc/uptime)
+	echo "probe: -> $t"
+	echo $t > current_tracer
+	echo "probe: $t set rc=$? after $s .. $(cut -d' ' -f1 /proc/uptime)"
 done
-cd /ftrace && ./ftracetest -vvv test.d/00basic/basic1.tc 2>&1 | head -40

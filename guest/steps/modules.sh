@@ -1,0 +1,89 @@
+# fgraph users from modules, next to the function_graph tracer: the
+# in-tree sample (samples/fgraph) and this repo's out-of-tree example
+# (modules/fgraph-oot), loaded, exercised, unloaded and their reports
+# checked; then a module that leaves its users registered on unload.
+T=/sys/kernel/tracing
+res() { echo "HARNESS-RESULT $1 modules $2"; }
+# dmesg lines of one module since the mark
+since() { dmesg | sed -n "/fgraph-harness-mark $1/,\$p" | grep "$2"; }
+mark() { echo "fgraph-harness-mark $1" > /dev/kmsg; }
+work() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		dd if=/proc/version of=/dev/null 2> /dev/null
+		sh -c true
+	done
+}
+oot=/harness/modules/fgraph_oot.ko
+
+if [ -z "$(find /lib/modules -name fgraph-sample.ko)" ] || [ ! -f $oot ]; then
+	res SKIP "sample and out-of-tree module (not built for this kernel)"
+	exit 0
+fi
+
+echo 'vfs_write' > $T/set_ftrace_filter
+echo function_graph > $T/current_tracer
+echo > $T/trace
+mark load
+if modprobe fgraph-sample && insmod $oot users=2; then
+	res PASS "load the sample and the out-of-tree module beside function_graph"
+else
+	res FAIL "load the sample and the out-of-tree module beside function_graph"
+fi
+work
+rmmod fgraph_oot
+rmmod fgraph_sample
+if grep -q 'vfs_write' $T/trace; then
+	res PASS "function_graph tracer traced beside the module users"
+else
+	res FAIL "function_graph tracer traced beside the module users"
+fi
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+since load fgraph_
+calls=$(since load 'fgraph_sample: calls:')
+timer=$(since load 'fgraph_sample: timer:')
+# calls: kernel_clone: N entries, M returns
+set -- $(echo "$calls" | sed -n 's/.*: \([0-9]*\) entries, \([0-9]*\) returns.*/\1 \2/p')
+if [ "${1:-0}" -ge 10 ] && [ "$1" = "${2:-x}" ]; then
+	res PASS "sample counts kernel_clone entries and returns ($1/$2)"
+else
+	res FAIL "sample counts kernel_clone entries and returns ($calls)"
+fi
+# timer: do_sys_openat2: N calls, N with data, T ns
+set -- $(echo "$timer" | sed -n 's/.*: \([0-9]*\) calls, \([0-9]*\) with data, \([0-9]*\) ns.*/\1 \2 \3/p')
+if [ "${1:-0}" -ge 10 ] && [ "$1" = "${2:-x}" ] && [ "${3:-0}" -gt 0 ]; then
+	res PASS "sample times do_sys_openat2 with per-entry data ($1 calls)"
+else
+	res FAIL "sample times do_sys_openat2 with per-entry data ($timer)"
+fi
+ok=0
+for u in 0 1; do
+	set -- $(since load "fgraph_oot: user $u vfs_read:" |
+		sed -n 's/.*entries \([0-9]*\) returns \([0-9]*\) data-ok \([0-9]*\).*/\1 \2 \3/p')
+	[ "${1:-0}" -ge 10 ] && [ "$1" = "${2:-x}" ] && [ "$2" = "${3:-y}" ] && ok=$((ok + 1))
+done
+if [ $ok = 2 ]; then
+	res PASS "out-of-tree module: two users see every vfs_read with their data"
+else
+	res FAIL "out-of-tree module: two users see every vfs_read with their data"
+fi
+
+# A module that leaves its users registered: the core unregisters them.
+mark leak
+insmod $oot users=3 leak=1
+work
+rmmod fgraph_oot
+work
+if since leak 'left its user in slot' | grep -q fgraph_oot &&
+	[ "$(since leak 'left its user in slot' | wc -l)" = 3 ]; then
+	res PASS "users a module leaves registered are unregistered when it goes"
+else
+	res FAIL "users a module leaves registered are unregistered when it goes"
+fi
+# Their slots are free again: all 16 can be taken once more.
+if insmod $oot users=4 && rmmod fgraph_oot; then
+	res PASS "slots of the forgotten users are reusable"
+else
+	res FAIL "slots of the forgotten users are reusable"
+fi
+exit 0
