@@ -5,13 +5,16 @@
 #   make check     every test: harness self-tests, both arches built and booted,
 #                  KUnit, ftracetest; ends with "N passed, N failed"
 #
+#   make bench     the benchmark: cost per traced call with 1 to 16 users,
+#                  patched against the unpatched base, under -icount and TCG
+#
 # Smaller steps: setup, tree, tree-reset, build, export, series-status,
 # check-base (the same checks on the unpatched base), selftest.
 SHELL := /bin/bash
 S := scripts
 
 .PHONY: all setup tree tree-reset build build-base export series-status \
-	check check-base selftest demo clean help
+	check check-base selftest demo bench clean help
 all: help
 help:
 	@sed -n '1,/^SHELL/p' Makefile | sed '$$d'
@@ -50,5 +53,8 @@ check-base: setup
 demo: setup
 	@$(S)/demo.sh
 
+bench: setup
+	@$(S)/bench.sh
+
 clean:
-	rm -rf build/obj-* build/check-*
+	rm -rf build/obj-* build/check-* build/bench

@@ -21,7 +21,26 @@ cp -r "$TOP/guest/steps" "$root/harness/steps"
 [ -d "$obj/extra-modules" ] && cp -r "$obj/extra-modules" "$root/harness/modules"
 cp -a "$obj/mods/lib/modules" "$root/lib/"
 mkdir -p "$root/ftrace"
-cp -r "$src/tools/testing/selftests/ftrace/." "$root/ftrace/"
+# FTRACE_SRC=DIR takes the ftrace selftests of another tree (to run the
+# series' new cases on the unpatched base, say).
+cp -r "${FTRACE_SRC:-$src}/tools/testing/selftests/ftrace/." "$root/ftrace/"
+# Commands ftracetest needs that busybox-static lacks (guest/tools): chrt
+# (built static here), nice, and checkbashisms, whose verdicts come from
+# the host's checkbashisms run now on the very scripts packed.
+cc=${CROSS}gcc
+"$cc" -static -O2 -o "$obj/chrt" "$TOP/guest/tools/chrt.c" ||
+	die "cannot build guest chrt with $cc -static (needs libc6-dev${CROSS:+-arm64-cross}: run 'make setup')"
+install -m 755 "$obj/chrt" "$root/usr/bin/chrt"
+install -m 755 "$TOP/guest/tools/nice" "$TOP/guest/tools/checkbashisms" "$root/usr/bin/"
+command -v checkbashisms >/dev/null || die "checkbashisms missing: run 'make setup' (apt-get install devscripts)"
+db=$root/harness/bashisms; mkdir -p "$db"
+(cd "$root/ftrace" && find ftracetest test.d -name ftracetest -o -name functions -o -name '*.tc') |
+while read -r f; do
+	key=$(echo "$f" | tr / _)
+	rc=0; checkbashisms "$root/ftrace/$f" > "$db/$key.out" 2>&1 || rc=$?
+	sed -i "s|$root||g" "$db/$key.out"
+	echo $rc > "$db/$key.rc"
+done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'root:x:0:' > "$root/etc/group"
 echo '127.0.0.1 localhost' > "$root/etc/hosts"

@@ -7,7 +7,32 @@ self-tests) into a per-test list and one closing line:
 usage: report.py LOGDIR RESULTS.jsonl...   (exit 1 when anything failed)
 """
 import json
+import os
 import sys
+
+KNOWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests',
+                     'known-failures.txt')
+
+
+def known_failures(path=KNOWN):
+    """{name without arch label: reason} from tests/known-failures.txt"""
+    out = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith('#') and '\t' in line:
+                    name, reason = line.rstrip('\n').split('\t', 1)
+                    out[name.strip()] = reason.strip()
+    return out
+
+
+def apply_known(res, known):
+    for r in res:
+        name = r['name'].split(' ', 1)[-1]
+        if r['status'] == 'fail' and name in known:
+            r['status'] = 'skip'
+            r['detail'] = f'known failure: {known[name]}'
+    return res
 
 
 def load(paths):
@@ -25,7 +50,7 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    logdir, res = argv[1], load(argv[2:])
+    logdir, res = argv[1], apply_known(load(argv[2:]), known_failures())
     mark = {'pass': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP'}
     for r in res:
         d = f'  ({r["detail"]})' if r.get('detail') and r['status'] != 'pass' else ''

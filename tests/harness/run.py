@@ -157,6 +157,102 @@ def series_status_and_export_roundtrip():
         assert p.returncode == 1 and 'message' in p.stdout, p.stdout
 
 
+def rst_problems(text, name='doc.rst'):
+    """docutils messages of WARNING level and up for one document"""
+    import io
+    import docutils.core
+    import docutils.utils
+    err = io.StringIO()
+    try:
+        docutils.core.publish_doctree(
+            text, source_path=name,
+            settings_overrides={'report_level': 2, 'halt_level': 5,
+                                'warning_stream': err})
+    except docutils.utils.SystemMessage as e:
+        return str(e)
+    return err.getvalue().strip()
+
+
+def added_files(patch):
+    """{path: text} of the files a patch creates"""
+    out, cur = {}, None
+    with open(patch, errors='replace') as f:
+        for line in f:
+            if line.startswith('diff --git '):
+                cur = None
+            elif line.startswith('--- /dev/null'):
+                cur = ''
+            elif line.startswith('+++ b/') and cur == '':
+                cur = line[6:].strip()
+                out[cur] = []
+            elif cur and line.startswith('+'):
+                out[cur].append(line[1:])
+            elif cur and not line.startswith(('+', '@@', '\\')):
+                cur = None
+    return {k: ''.join(v) for k, v in out.items()}
+
+
+@test
+def rst_checker_finds_errors():
+    assert rst_problems('Title\n=====\n\nText.\n') == ''
+    bad = 'Title\n===\n\n* item\ncontinued badly\n\n.. unknown-directive::\n'
+    assert rst_problems(bad), 'a broken document must be reported'
+
+
+@test
+def series_documentation_is_valid_rst():
+    pdir = os.path.join(TOP, 'patches')
+    docs = {}
+    for p in sorted(os.listdir(pdir)):
+        if p.endswith('.patch'):
+            docs.update({k: v for k, v in added_files(os.path.join(pdir, p)).items()
+                         if k.endswith('.rst')})
+    for name, text in docs.items():
+        problems = rst_problems(text, name)
+        assert not problems, f'{name}: {problems}'
+
+
+@test
+def bench_report_ratios_and_targets():
+    rep = load('bench_report', 'bench-report.py')
+    with tempfile.TemporaryDirectory() as d:
+        def log(name, lines):
+            path = os.path.join(d, name)
+            with open(path, 'w') as f:
+                f.write('HARNESS-BENCH kernel=6.1 calls=10 rounds=1\n')
+                for l in lines:
+                    f.write(f'HARNESS-BENCH fgraph_bench: {l}\n')
+            return path
+        base = log('b', ['case=k1 users=1 calls=10 ns_per_call=100.0 untraced_ns=5 ok=1'])
+        pat = log('p', ['case=k1 users=1 calls=10 ns_per_call=104.0 untraced_ns=5 ok=1',
+                        'case=k16one users=16 calls=10 ns_per_call=130.0 untraced_ns=5 ok=1',
+                        'case=k2 users=2 calls=10 ns_per_call=120.0 untraced_ns=5 ok=0',
+                        'case=loop_plain users=0 calls=10 ns_per_call=5.0 untraced_ns=0 ok=1',
+                        'case=loop_tracer users=0 calls=10 ns_per_call=505.0 untraced_ns=0 ok=1'])
+        out = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'bench-report.py'),
+                              f'x86_64:base:icount:{base}', f'x86_64:patched:icount:{pat}'],
+                             capture_output=True, text=True)
+        assert out.returncode == 1, 'a case whose users missed calls fails'
+        t = out.stdout
+        assert '1.04' in t, t                      # k1 ratio to base
+        assert 'k16one <= 1.2 x k1' in t and '1.25  MISSED' in t, t
+        assert 'tracer' in t and '500.0' in t, t   # loop_tracer - loop_plain
+        assert 'NO' in t, t
+    assert rep.fmt(None) == '-'
+
+
+@test
+def known_failures_become_skips():
+    rep = load('report', 'report.py')
+    res = [{'name': 'x86_64 ftrace A case', 'status': 'fail', 'detail': ''},
+           {'name': 'x86_64 ftrace B case', 'status': 'fail', 'detail': ''},
+           {'name': 'arm64 ftrace A case', 'status': 'pass', 'detail': ''}]
+    out = rep.apply_known(res, {'ftrace A case': 'why'})
+    assert [r['status'] for r in out] == ['skip', 'fail', 'pass'], out
+    assert 'why' in out[0]['detail']
+    assert 'ftrace Meta-selftest: Checkbashisms' in rep.known_failures()
+
+
 def main():
     verbose = '--verbose' in sys.argv
     failed = 0

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgraph_bench: the cost of one traced call with K function graph users.
+ *
+ * A noinline function of this module is called @calls times in a loop,
+ * untraced and then traced; the difference divided by @calls is the cost
+ * per call. Each case runs @rounds times and the median is reported, one
+ * line per case:
+ *
+ *   fgraph_bench: case=k1 users=1 calls=1000000 ns_per_call=123.4 ok=1
+ *
+ * ok=1 means every user saw exactly as many entries and returns as there
+ * were traced calls (the callbacks really ran). Times come from
+ * local_clock(): under QEMU -icount that is instruction-counted time.
+ *
+ * @cases selects what runs at load (comma separated); writing a list to
+ * /sys/module/fgraph_bench/parameters/run runs it again later:
+ *   k1,k2,k4,k8,k16  K users with counting callbacks, all on the function
+ *   k16one           16 users, only one of them filters the function
+ *   data4            4 users, each storing and retrieving 4 words per call
+ *   loop_plain, loop_tracer
+ *                    no user of ours: the time per call of the loop with
+ *                    whatever tracing tracefs set up (the harness runs
+ *                    loop_plain with none, loop_tracer with the
+ *                    function_graph tracer on the function)
+ *   depth            16 users on a recursive function: how many nested
+ *                    frames fit on the shadow stack
+ *   mem              shadow stack bytes per task and for all tasks
+ *
+ * Against a kernel without the multi-user API (the unpatched base) only
+ * k1, loop and mem exist; k1 then registers the one user 6.1 allows,
+ * which follows the top-level set_ftrace_filter, set to
+ * fgraph_bench_target for the time of the case.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+static unsigned long calls = 1000000;
+module_param(calls, ulong, 0444);
+MODULE_PARM_DESC(calls, "Calls per round");
+
+static int rounds = 5;
+module_param(rounds, int, 0444);
+MODULE_PARM_DESC(rounds, "Rounds per case (the median is reported)");
+
+static char cases[128] = "k1,k2,k4,k8,k16,k16one,data4,depth,mem";
+module_param_string(cases, cases, sizeof(cases), 0444);
+MODULE_PARM_DESC(cases, "Cases to run, comma separated");
+
+#define BENCH_MAX_USERS	16
+#define BENCH_MAX_ROUNDS 15
+
+/* Where the loop result goes, so that the compiler keeps the loop */
+static int bench_sink;
+
+noinline int fgraph_bench_target(int x)
+{
+	barrier();
+	return x + 1;
+}
+
+noinline int fgraph_bench_other(int x)
+{
+	barrier();
+	return x - 1;
+}
+
+noinline int fgraph_bench_recurse(int depth)
+{
+	if (depth <= 0)
+		return 0;
+	return fgraph_bench_recurse(depth - 1) + 1;
+}
+
+static u64 bench_loop(void)
+{
+	unsigned long i;
+	u64 t0, t1;
+	int acc = 0;
+
+	preempt_disable();
+	t0 = local_clock();
+	for (i = 0; i < calls; i++)
+		acc = fgraph_bench_target(acc);
+	t1 = local_clock();
+	preempt_enable();
+	WRITE_ONCE(bench_sink, acc);
+	return t1 - t0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median of @rounds timings of the loop, in ns */
+static u64 bench_median(void)
+{
+	u64 t[BENCH_MAX_ROUNDS];
+	int i, n = clamp(rounds, 1, BENCH_MAX_ROUNDS);
+
+	for (i = 0; i < n; i++) {
+		t[i] = bench_loop();
+		cond_resched();
+	}
+	sort(t, n, sizeof(t[0]), cmp_u64, NULL);
+	return t[n / 2];
+}
+
+static void bench_report(const char *name, int users, u64 traced, u64 base,
+			 bool ok)
+{
+	s64 d = (s64)traced - (s64)base;
+	/* tenths of a ns per call */
+	s64 per = div64_s64(d * 10, (s64)calls);
+
+	pr_info("case=%s users=%d calls=%lu ns_per_call=%lld.%lld untraced_ns=%llu ok=%d\n",
+		name, users, calls, per / 10, abs(per % 10),
+		div64_u64(base * 10, calls) / 10, ok);
+}
+
+static void bench_mem(void)
+{
+	struct task_struct *g, *t;
+	unsigned long tasks = 0, stacks = 0;
+	size_t per_task;
+
+#ifdef SHADOW_STACK_SIZE
+	per_task = SHADOW_STACK_SIZE;
+#else
+	per_task = FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack);
+#endif
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		tasks++;
+		if (t->ret_stack)
+			stacks++;
+	}
+	rcu_read_unlock();
+	pr_info("case=mem shadow_stack_bytes_per_task=%zu frame_bytes=%zu tasks=%lu with_stack=%lu total_bytes=%lu\n",
+		per_task, sizeof(struct ftrace_ret_stack), tasks, stacks,
+		stacks * per_task);
+}
+
+#ifdef FGRAPH_MULTI_USER
+
+struct bench_user {
+	struct fgraph_ops	gops;
+	atomic_long_t		entries;
+	atomic_long_t		returns;
+	atomic_long_t		bad;
+	int			max_depth;
+	int			data_words;
+};
+
+static struct bench_user busers[BENCH_MAX_USERS];
+
+static int bench_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
+{
+	struct bench_user *u = container_of(gops, struct bench_user, gops);
+	unsigned long *d;
+	int i;
+
+	atomic_long_inc(&u->entries);
+	if (trace->depth > u->max_depth)
+		u->max_depth = trace->depth;
+	if (u->data_words) {
+		d = fgraph_reserve_data(gops->idx, u->data_words * sizeof(long));
+		if (!d) {
+			atomic_long_inc(&u->bad);
+			return 1;
+		}
+		for (i = 0; i < u->data_words; i++)
+			d[i] = trace->func + i;
+	}
+	return 1;
+}
+
+static void bench_return(struct ftrace_graph_ret *trace,
+			 struct fgraph_ops *gops)
+{
+	struct bench_user *u = container_of(gops, struct bench_user, gops);
+	unsigned long *d;
+	int i, size;
+
+	atomic_long_inc(&u->returns);
+	if (u->data_words) {
+		d = fgraph_retrieve_data(gops->idx, &size);
+		if (!d || size != u->data_words * sizeof(long)) {
+			atomic_long_inc(&u->bad);
+			return;
+		}
+		for (i = 0; i < u->data_words; i++)
+			if (d[i] != trace->func + i)
+				atomic_long_inc(&u->bad);
+	}
+}
+
+static void bench_stop(int n)
+{
+	while (n--) {
+		unregister_ftrace_graph(&busers[n].gops);
+		ftrace_free_filter(&busers[n].gops.ops);
+	}
+}
+
+/* Register @k users; @matching of them filter @func, the others @other */
+static int bench_start(int k, int matching, const char *func,
+		       const char *other, int data_words)
+{
+	int i, ret;
+
+	memset(busers, 0, sizeof(busers));
+	for (i = 0; i < k; i++) {
+		struct bench_user *u = &busers[i];
+		const char *f = i < matching ? func : other;
+
+		u->gops.entryfunc = bench_entry;
+		u->gops.retfunc = bench_return;
+		u->data_words = data_words;
+		ret = ftrace_set_filter(&u->gops.ops, (unsigned char *)f,
+					strlen(f), 0);
+		if (!ret)
+			ret = register_ftrace_graph(&u->gops);
+		if (ret) {
+			pr_err("user %d on %s: %d\n", i, f, ret);
+			ftrace_free_filter(&u->gops.ops);
+			bench_stop(i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void bench_users(const char *name, int k, int matching, int data_words)
+{
+	u64 base, traced;
+	long want;
+	bool ok = true;
+	int i, n = clamp(rounds, 1, BENCH_MAX_ROUNDS);
+
+	base = bench_median();
+	if (bench_start(k, matching, "fgraph_bench_target",
+			"fgraph_bench_other", data_words))
+		return;
+	traced = bench_median();
+	bench_stop(k);
+	want = (long)calls * n;
+	for (i = 0; i < k; i++) {
+		long e = atomic_long_read(&busers[i].entries);
+		long r = atomic_long_read(&busers[i].returns);
+
+		if (i < matching)
+			ok &= e == want && r == want;
+		else
+			ok &= e == 0 && r == 0;
+		ok &= !atomic_long_read(&busers[i].bad);
+	}
+	bench_report(name, k, traced, base, ok);
+}
+
+static void bench_depth(void)
+{
+	int i, deepest = 0, want = 100;
+
+	if (bench_start(BENCH_MAX_USERS, BENCH_MAX_USERS,
+			"fgraph_bench_recurse", NULL, 0))
+		return;
+	preempt_disable();
+	atomic_set(&current->trace_overrun, 0);
+	/* The depth reached tells how many frames fit above this one */
+	fgraph_bench_recurse(want);
+	preempt_enable();
+	bench_stop(BENCH_MAX_USERS);
+	for (i = 0; i < BENCH_MAX_USERS; i++)
+		deepest = max(deepest, busers[i].max_depth + 1);
+	pr_info("case=depth users=16 recursion=%d nested_frames=%d overruns=%d\n",
+		want, deepest, atomic_read(&current->trace_overrun));
+}
+
+static int bench_k1(void)
+{
+	bench_users("k1", 1, 1, 0);
+	return 0;
+}
+
+#else /* !FGRAPH_MULTI_USER: the unpatched 6.1 base */
+
+static atomic_long_t base_entries, base_returns;
+static int (*base_register)(struct fgraph_ops *gops);
+static void (*base_unregister)(struct fgraph_ops *gops);
+
+static int base_entry(struct ftrace_graph_ent *trace)
+{
+	atomic_long_inc(&base_entries);
+	return 1;
+}
+
+static void base_return(struct ftrace_graph_ret *trace)
+{
+	atomic_long_inc(&base_returns);
+}
+
+static struct fgraph_ops base_ops = {
+	.entryfunc	= base_entry,
+	.retfunc	= base_return,
+};
+
+/* 6.1 exports neither the fgraph API nor kallsyms_lookup_name() */
+static unsigned long base_lookup(const char *name)
+{
+	static unsigned long (*lookup)(const char *name);
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+
+	if (!lookup) {
+		if (register_kprobe(&kp))
+			return 0;
+		lookup = (void *)kp.addr;
+		unregister_kprobe(&kp);
+	}
+	return lookup(name);
+}
+
+static int bench_k1(void)
+{
+	u64 base, traced;
+	long want = (long)calls * clamp(rounds, 1, BENCH_MAX_ROUNDS);
+	int ret;
+
+	base_register = (void *)base_lookup("register_ftrace_graph");
+	base_unregister = (void *)base_lookup("unregister_ftrace_graph");
+	if (!base_register || !base_unregister) {
+		pr_err("cannot find register_ftrace_graph\n");
+		return -ENOENT;
+	}
+	/* 6.1's one fgraph user follows the top-level set_ftrace_filter */
+	ftrace_set_global_filter((unsigned char *)"fgraph_bench_target",
+				 strlen("fgraph_bench_target"), 1);
+	base = bench_median();
+	ret = base_register(&base_ops);
+	if (ret) {
+		pr_err("register_ftrace_graph: %d\n", ret);
+		return ret;
+	}
+	traced = bench_median();
+	base_unregister(&base_ops);
+	ftrace_set_global_filter(NULL, 0, 1);
+	bench_report("k1", 1, traced, base,
+		     atomic_long_read(&base_entries) == want &&
+		     atomic_long_read(&base_returns) == want);
+	return 0;
+}
+#endif /* FGRAPH_MULTI_USER */
+
+static bool want_case(const char *name)
+{
+	const char *p = cases;
+	size_t n = strlen(name);
+
+	while ((p = strstr(p, name))) {
+		if ((p == cases || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static DEFINE_MUTEX(bench_mutex);
+
+static void bench_run(void)
+{
+#ifdef FGRAPH_MULTI_USER
+	pr_info("start calls=%lu rounds=%d multi_user=1\n", calls, rounds);
+#else
+	pr_info("start calls=%lu rounds=%d multi_user=0\n", calls, rounds);
+#endif
+	if (want_case("k1"))
+		bench_k1();
+#ifdef FGRAPH_MULTI_USER
+	if (want_case("k2"))
+		bench_users("k2", 2, 2, 0);
+	if (want_case("k4"))
+		bench_users("k4", 4, 4, 0);
+	if (want_case("k8"))
+		bench_users("k8", 8, 8, 0);
+	if (want_case("k16"))
+		bench_users("k16", 16, 16, 0);
+	if (want_case("k16one"))
+		bench_users("k16one", 16, 1, 0);
+	if (want_case("data4"))
+		bench_users("data4", 4, 4, 4);
+	if (want_case("depth"))
+		bench_depth();
+#endif
+	if (want_case("loop_plain"))
+		bench_report("loop_plain", 0, bench_median(), 0, true);
+	if (want_case("loop_tracer"))
+		bench_report("loop_tracer", 0, bench_median(), 0, true);
+	if (want_case("mem"))
+		bench_mem();
+	pr_info("done\n");
+}
+
+static int bench_run_set(const char *val, const struct kernel_param *kp)
+{
+	mutex_lock(&bench_mutex);
+	strscpy(cases, val, sizeof(cases));
+	strim(cases);
+	bench_run();
+	mutex_unlock(&bench_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops bench_run_ops = {
+	.set	= bench_run_set,
+};
+module_param_cb(run, &bench_run_ops, NULL, 0200);
+MODULE_PARM_DESC(run, "Write a list of cases to run them");
+
+static int __init bench_init(void)
+{
+	mutex_lock(&bench_mutex);
+	bench_run();
+	mutex_unlock(&bench_mutex);
+	return 0;
+}
+
+static void __exit bench_exit(void)
+{
+}
+
+module_init(bench_init);
+module_exit(bench_exit);
+MODULE_DESCRIPTION("Cost of function graph users per traced call");
+MODULE_LICENSE("GPL");
