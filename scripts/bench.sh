@@ -8,6 +8,8 @@
 #   BENCH_CALLS   calls per round (default 1000000)
 #   BENCH_ROUNDS  rounds per case, the median is kept (default 5)
 #   ICOUNT_SHIFT  -icount shift: one guest instruction = 2^shift ns (0)
+#   BENCH_SMP     guest CPUs (1: the loop runs on one CPU, and an -icount
+#                 guest with two CPUs hangs bringing up the second one)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 archs=${BENCH_ARCHS:-x86_64 arm64}
@@ -29,7 +31,7 @@ for arch in $archs; do
 				extra="-icount shift=$shift_,sleep=off"
 				thread=single
 			fi
-			QEMU_EXTRA="$extra" TCG_THREAD=$thread TIMEOUT=${BENCH_TIMEOUT:-1500} \
+			QEMU_EXTRA="$extra" TCG_THREAD=$thread TIMEOUT=${BENCH_TIMEOUT:-1500} SMP=${BENCH_SMP:-1} \
 				APPEND="kunit.enable=0 harness.bench_calls=$calls harness.bench_rounds=$rounds" \
 				"$TOP/scripts/boot.sh" "$arch" "$flavour" bench all "$log" ||
 				warn "the $arch/$flavour $mode boot did not finish; its rows are missing"

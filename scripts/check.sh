@@ -45,7 +45,7 @@ for arch in $archs; do
 	*) cases=$arm64_ftrace; steps=${ARM64_STEPS:-ftracetest};;
 	esac
 	log=$out/$arch-boot.log
-	TIMEOUT=${BOOT_TIMEOUT:-900} "$TOP/scripts/boot.sh" "$arch" "$flavour" "${STEPS:-$steps}" "$cases" "$log" || true
+	TIMEOUT=${BOOT_TIMEOUT:-1800} "$TOP/scripts/boot.sh" "$arch" "$flavour" "${STEPS:-$steps}" "$cases" "$log" || true
 	python3 "$TOP/scripts/parse-log.py" "$log" "$arch" --expect-kunit --expect-ftrace >> "$res"
 done
 

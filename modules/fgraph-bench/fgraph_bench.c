@@ -74,9 +74,14 @@ noinline int fgraph_bench_other(int x)
 
 noinline int fgraph_bench_recurse(int depth)
 {
+	int ret;
+
 	if (depth <= 0)
 		return 0;
-	return fgraph_bench_recurse(depth - 1) + 1;
+	ret = fgraph_bench_recurse(depth - 1);
+	/* Not a loop nor a tail call: every level has its own frame */
+	barrier();
+	return ret + 1;
 }
 
 static u64 bench_loop(void)
