@@ -381,8 +381,27 @@ static bool want_case(const char *name)
 
 static DEFINE_MUTEX(bench_mutex);
 
+#ifdef FGRAPH_MULTI_USER
+/* The multi-user cases: users registered, how many on the function, data */
+static const struct bench_case {
+	const char	*name;
+	int		users;
+	int		matching;
+	int		data_words;
+} bench_cases[] = {
+	{ "k2",		2,	2,	0 },
+	{ "k4",		4,	4,	0 },
+	{ "k8",		8,	8,	0 },
+	{ "k16",	16,	16,	0 },
+	{ "k16one",	16,	1,	0 },
+	{ "data4",	4,	4,	4 },
+};
+#endif
+
 static void bench_run(void)
 {
+	int __maybe_unused i;
+
 #ifdef FGRAPH_MULTI_USER
 	pr_info("start calls=%lu rounds=%d multi_user=1\n", calls, rounds);
 #else
@@ -391,18 +410,12 @@ static void bench_run(void)
 	if (want_case("k1"))
 		bench_k1();
 #ifdef FGRAPH_MULTI_USER
-	if (want_case("k2"))
-		bench_users("k2", 2, 2, 0);
-	if (want_case("k4"))
-		bench_users("k4", 4, 4, 0);
-	if (want_case("k8"))
-		bench_users("k8", 8, 8, 0);
-	if (want_case("k16"))
-		bench_users("k16", 16, 16, 0);
-	if (want_case("k16one"))
-		bench_users("k16one", 16, 1, 0);
-	if (want_case("data4"))
-		bench_users("data4", 4, 4, 4);
+	for (i = 0; i < ARRAY_SIZE(bench_cases); i++) {
+		const struct bench_case *c = &bench_cases[i];
+
+		if (want_case(c->name))
+			bench_users(c->name, c->users, c->matching, c->data_words);
+	}
 	if (want_case("depth"))
 		bench_depth();
 #endif
