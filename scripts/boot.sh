@@ -17,9 +17,9 @@ command -v "$QEMU" >/dev/null || die "$QEMU missing: run 'make setup' (apt-get i
 
 append="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 nokaslr harness.steps=$steps harness.ftrace=$ftrace ${APPEND:-}"
 case "$arch" in
-# No MONITOR/MWAIT on x86: under TCG an idle vCPU in mwait does not wake up
-# for the IPIs text_poke_bp() waits for, and switching tracers stalls (seen
-# with 00basic/basic2.tc on the unpatched base too).
+# No MONITOR/MWAIT on x86: an mwait-idle vCPU was the first one seen not
+# answering text_poke_bp()'s IPIs; the fix that holds is single-threaded
+# TCG (below), this only keeps idle simple.
 x86_64) machine=(-M q35 -cpu "${X86_CPU:-max,-monitor}");;
 arm64) machine=(-M virt -cpu cortex-a57);;
 esac

@@ -29,7 +29,10 @@ frags=("$TOP/configs/common.config" "$TOP/configs/$arch.config")
 # Reconfigure only when a fragment changed (keeps incremental builds fast).
 stamp=$obj/.fragments
 want=$(cat "${frags[@]}" | sha256sum)
-if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+# ... or when the .config no longer holds what they ask (a make run in
+# the tree at another commit re-synced it, for instance).
+if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] ||
+   ! python3 "$TOP/scripts/check-config.py" "$obj/.config" "${frags[@]}" >/dev/null 2>&1; then
 	info "configuring $arch/$flavour"
 	"${KMAKE[@]}" allnoconfig >"$obj/config.log" 2>&1
 	cat "${frags[@]}" >> "$obj/.config"
