@@ -11,7 +11,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 flavour=${FLAVOUR:-patched}
 x86_ftrace=${X86_FTRACE:-all}
-arm64_ftrace=${ARM64_FTRACE:-00basic,ftrace/fgraph-filter.tc,ftrace/func_set_ftrace_file.tc,ftrace/func_profiler.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_args.tc,instances,ftrace/fgraph-multi-instance.tc}
+arm64_ftrace=${ARM64_FTRACE:-00basic/basic1.tc,ftrace/fgraph-filter.tc,ftrace/func_set_ftrace_file.tc,ftrace/func_profiler.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_args.tc,instances,ftrace/fgraph-multi-instance.tc}
 archs=${ARCHS:-x86_64 arm64}
 out=$BUILD/check-$flavour
 rm -rf "$out"; mkdir -p "$out"
