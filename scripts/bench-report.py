@@ -15,9 +15,10 @@ import sys
 
 LINE = re.compile(r'HARNESS-BENCH fgraph_bench: (case=.*)$')
 KV = re.compile(r'(\w+)=(\S+)')
-ORDER = ['k1', 'k2', 'k4', 'k8', 'k16', 'k16one', 'data4', 'tracer']
+ORDER = ['k1', 'k1notime', 'k2', 'k4', 'k8', 'k16', 'k16one', 'data4', 'tracer']
 LABEL = {
-    'k1': '1 user, counting', 'k2': '2 users, all on the function',
+    'k1': '1 user, counting',
+    'k1notime': '1 user, counting, FGRAPH_FL_NO_TIME', 'k2': '2 users, all on the function',
     'k4': '4 users, all on the function', 'k8': '8 users, all on the function',
     'k16': '16 users, all on the function',
     'k16one': '16 users, 1 on the function',
@@ -116,6 +117,9 @@ def main():
             checks = []
             if k1 is not None and base:
                 checks.append(('k1 <= 1.05 x base k1', k1 / base, 1.05))
+            if ns(ic, 'k1notime') is not None and base:
+                checks.append(('k1notime <= 1.05 x base k1',
+                               ns(ic, 'k1notime') / base, 1.05))
             if k1 and ns(ic, 'k16one') is not None:
                 checks.append(('k16one <= 1.2 x k1', ns(ic, 'k16one') / k1, 1.2))
             for n in (2, 4, 8, 16):

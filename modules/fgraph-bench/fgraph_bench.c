@@ -50,7 +50,7 @@ static int rounds = 5;
 module_param(rounds, int, 0444);
 MODULE_PARM_DESC(rounds, "Rounds per case (the median is reported)");
 
-static char cases[128] = "k1,k2,k4,k8,k16,k16one,data4,depth,mem";
+static char cases[128] = "k1,k1notime,k2,k4,k8,k16,k16one,data4,depth,mem";
 module_param_string(cases, cases, sizeof(cases), 0444);
 MODULE_PARM_DESC(cases, "Cases to run, comma separated");
 
@@ -237,7 +237,8 @@ static void bench_stop(int n)
  * @plain users only count; the others also check their depth and data.
  */
 static int bench_start(int k, int matching, const char *func,
-		       const char *other, int data_words, bool plain)
+		       const char *other, int data_words, bool plain,
+		       unsigned long flags)
 {
 	int i, ret;
 
@@ -249,6 +250,7 @@ static int bench_start(int k, int matching, const char *func,
 		u->gops.entryfunc = plain ? bench_count_entry : bench_entry;
 		u->gops.retfunc = plain ? bench_count_return : bench_return;
 		u->data_words = data_words;
+		u->gops.flags = flags;
 		ret = ftrace_set_filter(&u->gops.ops, (unsigned char *)f,
 					strlen(f), 0);
 		if (!ret)
@@ -263,7 +265,8 @@ static int bench_start(int k, int matching, const char *func,
 	return 0;
 }
 
-static void bench_users(const char *name, int k, int matching, int data_words)
+static void bench_users(const char *name, int k, int matching, int data_words,
+			unsigned long flags)
 {
 	u64 base, traced;
 	long want;
@@ -272,7 +275,7 @@ static void bench_users(const char *name, int k, int matching, int data_words)
 
 	base = bench_median();
 	if (bench_start(k, matching, "fgraph_bench_target",
-			"fgraph_bench_other", data_words, !data_words))
+			"fgraph_bench_other", data_words, !data_words, flags))
 		return;
 	traced = bench_median();
 	bench_stop(k);
@@ -295,7 +298,7 @@ static void bench_depth(void)
 	int i, deepest = 0, want = 100;
 
 	if (bench_start(BENCH_MAX_USERS, BENCH_MAX_USERS,
-			"fgraph_bench_recurse", NULL, 0, false))
+			"fgraph_bench_recurse", NULL, 0, false, 0))
 		return;
 	preempt_disable();
 	atomic_set(&current->trace_overrun, 0);
@@ -311,7 +314,7 @@ static void bench_depth(void)
 
 static int bench_k1(void)
 {
-	bench_users("k1", 1, 1, 0);
+	bench_users("k1", 1, 1, 0, 0);
 	return 0;
 }
 
@@ -405,6 +408,7 @@ static const struct bench_case {
 	int		users;
 	int		matching;
 	int		data_words;
+	unsigned long	flags;
 } bench_cases[] = {
 	{ "k2",		2,	2,	0 },
 	{ "k4",		4,	4,	0 },
@@ -412,6 +416,10 @@ static const struct bench_case {
 	{ "k16",	16,	16,	0 },
 	{ "k16one",	16,	1,	0 },
 	{ "data4",	4,	4,	4 },
+#ifdef FGRAPH_FL_NO_TIME
+	/* A user that does not read calltime and rettime */
+	{ "k1notime",	1,	1,	0,	FGRAPH_FL_NO_TIME },
+#endif
 };
 #endif
 
@@ -431,7 +439,8 @@ static void bench_run(void)
 		const struct bench_case *c = &bench_cases[i];
 
 		if (want_case(c->name))
-			bench_users(c->name, c->users, c->matching, c->data_words);
+			bench_users(c->name, c->users, c->matching,
+				    c->data_words, c->flags);
 	}
 	if (want_case("depth"))
 		bench_depth();
