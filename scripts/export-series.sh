@@ -12,6 +12,16 @@ cd "$TREE"
 	die "build/linux has uncommitted edits; commit them (git commit/--amend/rebase) before exporting"
 
 n=$(git rev-list --count base..HEAD)
+# Every patch carries the series identity (base.conf), as author and sign-off
+want="$SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>"
+bad=$(git log --format='%h %an <%ae>' base..HEAD | grep -vF " $want" || true)
+[ -z "$bad" ] || die "commits not authored by $want:
+$bad
+fix: cd $TREE && git config user.name '$SERIES_IDENT_NAME' && git config user.email '$SERIES_IDENT_EMAIL' && git rebase base -x 'git commit --amend --no-edit --reset-author'"
+for c in $(git rev-list base..HEAD); do
+	git log -1 --format=%B "$c" | grep -qxF "Signed-off-by: $want" ||
+		die "commit $(git log -1 --format=%h "$c") lacks 'Signed-off-by: $want'"
+done
 out=$TOP/patches
 mkdir -p "$out"
 rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch "$out/series"

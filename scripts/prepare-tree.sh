@@ -44,6 +44,9 @@ apply_series() {
 	local series=$TOP/patches/series
 	[ -f "$series" ] || { info "no patches/series: the tree is the unpatched base"; return 0; }
 	cd "$TREE"
+	# Commits made by hand in the tree carry the series identity too
+	git config user.name "$SERIES_IDENT_NAME"
+	git config user.email "$SERIES_IDENT_EMAIL"
 	local n=0
 	while read -r p; do
 		case "$p" in ''|\#*) continue;; esac

@@ -4,6 +4,7 @@
 Prints one JSON result per line (the format scripts/report.py reads), or a
 readable list with --verbose.  Exit status 1 when any test failed.
 """
+import re
 import json
 import os
 import subprocess
@@ -131,11 +132,20 @@ def series_status_and_export_roundtrip():
         sh(f'cp {TOP}/base.conf {top}/', t)
         tree = os.path.join(top, 'build', 'linux')
         os.makedirs(tree)
-        g = 'git -c user.name=t -c user.email=t@t'
+        g = "git -c user.name='fgraph-multi project' -c user.email=fgraph-multi@invalid"
+        sob = '-m "Signed-off-by: fgraph-multi project <fgraph-multi@invalid>"'
         sh(f'git init -q . && echo a > f && git add f && {g} commit -qm base && git tag base', tree)
         env = dict(os.environ, BUILD=os.path.join(top, 'build'))
         assert sh('scripts/series-status.sh', top, env).returncode == 0
-        sh(f'echo b >> f && {g} commit -qam "lib: Add b" -m "Because b."', tree)
+        # A commit by someone else, or without the sign-off, is refused
+        sh('echo x >> f && git -c user.name=t -c user.email=t@t commit -qam x', tree)
+        p = sh('scripts/export-series.sh', top, env, check=False)
+        assert p.returncode != 0 and 'not authored by' in p.stderr + p.stdout, p.stderr
+        sh(f'git reset -q --hard base && echo x >> f && {g} commit -qam x', tree)
+        p = sh('scripts/export-series.sh', top, env, check=False)
+        assert p.returncode != 0 and 'lacks' in p.stderr + p.stdout, p.stderr
+        sh('git reset -q --hard base', tree)
+        sh(f'echo b >> f && {g} commit -qam "lib: Add b" -m "Because b." {sob}', tree)
         p = sh('scripts/series-status.sh', top, env, check=False)
         assert p.returncode == 1 and 'not exported' in p.stdout, p.stdout
         sh('scripts/export-series.sh', top, env)
@@ -149,10 +159,10 @@ def series_status_and_export_roundtrip():
         sh(f'{g} commit -q -a --amend --no-edit', tree)
         p = sh('scripts/series-status.sh', top, env, check=False)
         assert p.returncode == 1 and 'differs from patches/0001' in p.stdout, p.stdout
-        sh(f'{g} commit -q --amend -m "lib: Add b and c"', tree)
+        sh(f'{g} commit -q --amend -m "lib: Add b and c" {sob}', tree)
         sh('scripts/export-series.sh', top, env)
         assert sh('scripts/series-status.sh', top, env, check=False).returncode == 0
-        sh(f'{g} commit -q --amend -m "lib: Renamed"', tree)
+        sh(f'{g} commit -q --amend -m "lib: Renamed" {sob}', tree)
         p = sh('scripts/series-status.sh', top, env, check=False)
         assert p.returncode == 1 and 'message' in p.stdout, p.stdout
 
@@ -225,6 +235,7 @@ def bench_report_ratios_and_targets():
             return path
         base = log('b', ['case=k1 users=1 calls=10 ns_per_call=100.0 untraced_ns=5 ok=1'])
         pat = log('p', ['case=k1 users=1 calls=10 ns_per_call=104.0 untraced_ns=5 ok=1',
+                        'case=k1notime users=1 calls=10 ns_per_call=98.0 untraced_ns=5 ok=1',
                         'case=k16one users=16 calls=10 ns_per_call=130.0 untraced_ns=5 ok=1',
                         'case=k2 users=2 calls=10 ns_per_call=120.0 untraced_ns=5 ok=0',
                         'case=loop_plain users=0 calls=10 ns_per_call=5.0 untraced_ns=0 ok=1',
@@ -236,6 +247,7 @@ def bench_report_ratios_and_targets():
         t = out.stdout
         assert '1.04' in t, t                      # k1 ratio to base
         assert 'k16one <= 1.2 x k1' in t and '1.25  MISSED' in t, t
+        assert re.search(r'k1notime <= 1.05 x base k1 +0.98  met', t), t
         assert 'tracer' in t and '500.0' in t, t   # loop_tracer - loop_plain
         assert 'NO' in t, t
     assert rep.fmt(None) == '-'
