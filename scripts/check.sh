@@ -41,7 +41,7 @@ for arch in $archs; do
 	"$TOP/scripts/mkinitramfs.sh" "$arch" "$flavour" || exit 1
 	obj=$(obj_dir "$arch" "$flavour")
 	case "$arch" in
-	x86_64) cases=$x86_ftrace; steps=${X86_STEPS:-ftracetest,modules};;
+	x86_64) cases=$x86_ftrace; steps=${X86_STEPS:-ftracetest,modules,ipmodify};;
 	*) cases=$arm64_ftrace; steps=${ARM64_STEPS:-ftracetest};;
 	esac
 	log=$out/$arch-boot.log
