@@ -25,7 +25,8 @@ klp_off() {
 }
 hits() { cat /proc/cmdline > /dev/null; cat /proc/cmdline > /dev/null; }
 ipline() { grep '^cmdline_proc_show ' $T/enabled_functions; }
-# held_by_kprobe WHAT: the kprobes hold the I bit, and the livepatch is refused
+# held_by_kprobe WHAT MARK: the kprobes hold the I bit, and the livepatch is
+# refused for that reason (-EBUSY, with the holder named since MARK)
 held_by_kprobe() {
 	line=$(ipline)
 	echo "$line" | grep -q ' I .*ipmodify: kprobe_ftrace_handler'
@@ -34,7 +35,8 @@ held_by_kprobe() {
 		klp_off
 		res FAIL "livepatch refused beside $1"
 	else
-		res PASS "livepatch refused beside $1"
+		since $2 | grep -q 'cmdline_proc_show already has its IP modified by kprobe_ftrace_handler; refusing klp_ftrace_handler: -EBUSY'
+		check $? "livepatch refused beside $1, the log naming the holder" "$(since $2 | grep -m1 -e refusing -e livepatch:)"
 	fi
 }
 
@@ -47,9 +49,7 @@ fi
 mark post
 kp post
 hits
-held_by_kprobe "a kprobe with a post_handler"
-since post | grep -q 'cmdline_proc_show already has its IP modified by kprobe_ftrace_handler; refusing klp_ftrace_handler: -EBUSY'
-check $? "the refusal names the function and the holder" "$(since post | grep -m1 refusing)"
+held_by_kprobe "a kprobe with a post_handler" post
 rmmod ipmodify_kprobe
 since post | grep -q 'hits on cmdline_proc_show: pre 2 post 2'
 check $? "the kprobe with a post_handler fired on every call" "$(since post | grep hits)"
@@ -78,7 +78,7 @@ mark aggr
 kp aggr
 since aggr | grep -q 'probe 2 (post_handler) on cmdline_proc_show: 0 on ftrace'
 check $? "second kprobe with a post_handler joins the first" "$(since aggr | grep 'probe 2')"
-held_by_kprobe "an aggregate that gained a post_handler"
+held_by_kprobe "an aggregate that gained a post_handler" aggr
 hits
 rmmod ipmodify_kprobe
 since aggr | grep -q 'hits on cmdline_proc_show: pre 4 post 2'
