@@ -15,7 +15,8 @@ import sys
 
 LINE = re.compile(r'HARNESS-BENCH fgraph_bench: (case=.*)$')
 KV = re.compile(r'(\w+)=(\S+)')
-ORDER = ['k1', 'k1notime', 'k2', 'k4', 'k8', 'k16', 'k16one', 'data4', 'tracer']
+ORDER = ['k1', 'k1notime', 'k2', 'k4', 'k8', 'k16', 'k16one', 'data4', 'tracer',
+         'kretprobe']
 LABEL = {
     'k1': '1 user, counting',
     'k1notime': '1 user, counting, FGRAPH_FL_NO_TIME', 'k2': '2 users, all on the function',
@@ -24,6 +25,7 @@ LABEL = {
     'k16one': '16 users, 1 on the function',
     'data4': '4 users, 4 words of data each',
     'tracer': 'function_graph tracer (ring buffer)',
+    'kretprobe': 'kretprobe, entry and return handler',
 }
 
 
@@ -111,6 +113,13 @@ def main():
                 print(f'depth: {depth["nested_frames"]} nested frames with 16 users '
                       f'accepting and no data (recursion {depth["recursion"]}, '
                       f'{depth["overruns"]} overruns)')
+            if flavour == 'patched':
+                for m, got in (('icount', ic), ('wall', wl)):
+                    new = ns(got, 'kretprobe')
+                    old = ns(data.get((arch, 'base', m), {}), 'kretprobe')
+                    if new is not None and old:
+                        print(f'kretprobe ({m}): {new:.1f} ns per call against '
+                              f'{old:.1f} on the base: ratio {new / old:.2f}')
             if flavour != 'patched' or not ic:
                 continue
             k1, base = ns(ic, 'k1'), ref['icount']

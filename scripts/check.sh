@@ -41,8 +41,8 @@ for arch in $archs; do
 	"$TOP/scripts/mkinitramfs.sh" "$arch" "$flavour" || exit 1
 	obj=$(obj_dir "$arch" "$flavour")
 	case "$arch" in
-	x86_64) cases=$x86_ftrace; steps=${X86_STEPS:-ftracetest,modules,ipmodify};;
-	*) cases=$arm64_ftrace; steps=${ARM64_STEPS:-ftracetest};;
+	x86_64) cases=$x86_ftrace; steps=${X86_STEPS:-ftracetest,modules,ipmodify,kretprobe};;
+	*) cases=$arm64_ftrace; steps=${ARM64_STEPS:-ftracetest,kretprobe};;
 	esac
 	log=$out/$arch-boot.log
 	TIMEOUT=${BOOT_TIMEOUT:-1800} "$TOP/scripts/boot.sh" "$arch" "$flavour" "${STEPS:-$steps}" "$cases" "$log" || true

@@ -14,9 +14,9 @@ done
 res() { echo "HARNESS-RESULT $1 bench $2"; }
 [ -f $ko ] || { res FAIL "module not built"; exit 1; }
 echo "HARNESS-BENCH kernel=$(uname -r) calls=$calls rounds=$rounds"
-# All cases that exist for this kernel (the base knows k1 only)
+# All cases that exist for this kernel (the base knows k1 and kretprobe only)
 if insmod $ko calls=$calls rounds=$rounds \
-	cases=k1,k1notime,k2,k4,k8,k16,k16one,data4,depth,mem,loop_plain; then
+	cases=k1,k1notime,k2,k4,k8,k16,k16one,data4,kretprobe,depth,mem,loop_plain; then
 	res PASS "cases ran"
 else
 	res FAIL "cases ran"

@@ -26,9 +26,14 @@
  *   depth            16 users on a recursive function: how many nested
  *                    frames fit on the shadow stack
  *   mem              shadow stack bytes per task and for all tasks
+ *   kretprobe        a kretprobe on the function with an entry handler
+ *                    keeping the argument (8 bytes of data) and a return
+ *                    handler checking the return value: the per-call cost
+ *                    of kretprobes, on the fgraph shadow stack with the
+ *                    series, with a kprobe and a pool instance without
  *
  * Against a kernel without the multi-user API (the unpatched base) only
- * k1, loop and mem exist; k1 then registers the one user 6.1 allows,
+ * k1, kretprobe, loop and mem exist; k1 then registers the one user 6.1 allows,
  * which follows the top-level set_ftrace_filter, set to
  * fgraph_bench_target for the time of the case.
  */
@@ -386,6 +391,59 @@ static int bench_k1(void)
 }
 #endif /* FGRAPH_MULTI_USER */
 
+static atomic_long_t krp_entries, krp_returns;
+
+static int bench_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(long *)ri->data = (int)regs_get_kernel_argument(regs, 0);
+	atomic_long_inc(&krp_entries);
+	return 0;
+}
+
+static int bench_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if ((int)regs_return_value(regs) == *(long *)ri->data + 1)
+		atomic_long_inc(&krp_returns);
+	return 0;
+}
+
+static struct kretprobe bench_krp = {
+	.handler	= bench_krp_return,
+	.entry_handler	= bench_krp_entry,
+	.data_size	= sizeof(long),
+};
+
+static void bench_kretprobe(void)
+{
+	long want = (long)calls * clamp(rounds, 1, BENCH_MAX_ROUNDS);
+	const char *path = "kprobe";
+	u64 base, traced;
+	int ret;
+
+	atomic_long_set(&krp_entries, 0);
+	atomic_long_set(&krp_returns, 0);
+	base = bench_median();
+	bench_krp.kp.addr = (kprobe_opcode_t *)fgraph_bench_target;
+	bench_krp.kp.flags = 0;
+	bench_krp.maxactive = 0;
+	ret = register_kretprobe(&bench_krp);
+	if (ret) {
+		pr_err("register_kretprobe: %d\n", ret);
+		return;
+	}
+#ifdef KPROBE_FLAG_FGRAPH
+	if (bench_krp.kp.flags & KPROBE_FLAG_FGRAPH)
+		path = "fgraph";
+#endif
+	traced = bench_median();
+	unregister_kretprobe(&bench_krp);
+	bench_report("kretprobe", 1, traced, base,
+		     atomic_long_read(&krp_entries) == want &&
+		     atomic_long_read(&krp_returns) == want &&
+		     !bench_krp.nmissed);
+	pr_info("kretprobe path=%s nmissed=%d\n", path, bench_krp.nmissed);
+}
+
 static bool want_case(const char *name)
 {
 	const char *p = cases;
@@ -445,6 +503,8 @@ static void bench_run(void)
 	if (want_case("depth"))
 		bench_depth();
 #endif
+	if (want_case("kretprobe"))
+		bench_kretprobe();
 	if (want_case("loop_plain"))
 		bench_report("loop_plain", 0, bench_median(), 0, true);
 	if (want_case("loop_tracer"))

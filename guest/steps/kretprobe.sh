@@ -1,0 +1,39 @@
+# Kretprobes that never miss (modules/kretprobe-test): 200 threads asleep
+# inside one kretprobed function with the default maxactive, a kretprobe
+# whose data is too big for an fgraph frame (the pool path), and returns
+# after the kretprobe was unregistered and registered again 100 times.
+# On the series' kernel the first two ride the fgraph shadow stack
+# (path=fgraph) and miss nothing; the unpatched base misses all returns
+# past maxactive (see docs/kretprobe-base-run.txt).
+M=/harness/modules
+res() { echo "HARNESS-RESULT $1 kretprobe $2"; }
+check() { if [ "$1" = 0 ]; then res PASS "$2"; else res FAIL "$2${3:+ ($3)}"; fi; }
+mark() { echo "fgraph-harness-mark $1" > /dev/kmsg; }
+phase() { dmesg | sed -n "/fgraph-harness-mark kretprobe\$/,\$p" | grep -m1 "kretprobe_test: phase=$1 "; }
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+if [ ! -f $M/kretprobe_test.ko ]; then
+	res SKIP "kretprobe module (not built for this kernel)"
+	exit 0
+fi
+mark kretprobe
+if ! insmod $M/kretprobe_test.ko; then
+	res FAIL "load kretprobe_test.ko"
+	exit 0
+fi
+rmmod kretprobe_test
+
+many=$(phase many); echo "$many"
+[ "$(field "$many" path)" = fgraph ] && [ "$(field "$many" nmissed)" = 0 ] &&
+	[ "$(field "$many" good)" = 200 ] && [ "$(field "$many" entries)" = 200 ] &&
+	[ "$(field "$many" bad)" = 0 ] && ! echo "$many" | grep -q error
+check $? "200 threads asleep in a kretprobed function: every return, right value and data, nmissed 0" "$many"
+
+big=$(phase big); echo "$big"
+[ "$(field "$big" good)" = 5 ] && [ "$(field "$big" nmissed)" = 0 ] &&
+	[ "$(field "$big" bad)" = 0 ] && ! echo "$big" | grep -q error
+check $? "a kretprobe with 1024 bytes of data (pool instances) sees all 5 returns" "$big"
+
+rereg=$(phase rereg); echo "$rereg"
+[ "$(field "$rereg" returns)" = 0 ] && ! echo "$rereg" | grep -q error
+check $? "returns of calls entered before 100 re-registrations reach none of them" "$rereg"
