@@ -50,6 +50,13 @@ for arch in $archs; do
 	expect=(--expect-ftrace)
 	[ "$flavour" = patched ] && expect+=(--expect-kunit)
 	python3 "$TOP/scripts/parse-log.py" "$log" "$arch" "${expect[@]}" >> "$res"
+	# The series' boot parameter for the old kretprobe path, once
+	if [ "$arch" = x86_64 ] && [ "$flavour" = patched ] && [ -z "${STEPS:-}" ]; then
+		log=$out/$arch-kretprobe-old-boot.log
+		TIMEOUT=600 APPEND="kunit.enable=0 kretprobe_fgraph=0" \
+			"$TOP/scripts/boot.sh" "$arch" "$flavour" kretprobe none "$log" || true
+		python3 "$TOP/scripts/parse-log.py" "$log" "$arch-kretprobe_fgraph=0" >> "$res"
+	fi
 done
 
 echo
