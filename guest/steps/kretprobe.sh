@@ -47,3 +47,31 @@ check $? "a kretprobe with 1024 bytes of data (pool instances) sees all 5 return
 rereg=$(phase rereg); echo "$rereg"
 [ "$(field "$rereg" returns)" = 0 ] && ! echo "$rereg" | grep -q error
 check $? "returns of calls entered before 100 re-registrations reach none of them" "$rereg"
+
+# A kretprobe event: $retval in the trace, hits and no misses in
+# kprobe_profile; on the fgraph path it has no kprobe in debugfs
+# kprobes/list, on the old path it has one.
+T=/sys/kernel/tracing
+echo > $T/trace
+if echo 'r:krtread vfs_read ret=$retval' > $T/kprobe_events; then
+	echo 1 > $T/events/kprobes/krtread/enable
+	# dd, not cat: busybox cat may use sendfile, which is not vfs_read
+	for i in 1 2 3 4 5; do dd if=/proc/version of=/dev/null 2> /dev/null; done
+	echo 0 > $T/events/kprobes/krtread/enable
+	prof=$(grep krtread $T/kprobe_profile); echo "$prof"
+	set -- $prof
+	[ "${2:-0}" -ge 5 ] && [ "${3:-1}" = 0 ] && grep -q 'krtread:.* ret=0x[1-9a-f]' $T/trace
+	check $? "r: event on vfs_read: \$retval traced, kprobe_profile counts hits and no misses" "$prof"
+	listed=0
+	grep -q '^[0-9a-f]*  *r  *vfs_read+0x0' /sys/kernel/debug/kprobes/list && listed=1
+	if grep -qw kretprobe_fgraph=0 /proc/cmdline; then
+		[ $listed = 1 ]
+		check $? "kretprobe_fgraph=0: the r: event is a kprobe in debugfs kprobes/list" "$(cat /sys/kernel/debug/kprobes/list)"
+	else
+		[ $listed = 0 ]
+		check $? "the r: event rides on fgraph: no kprobe in debugfs kprobes/list" "$(cat /sys/kernel/debug/kprobes/list)"
+	fi
+	echo > $T/kprobe_events
+else
+	res FAIL "r: event on vfs_read accepted"
+fi
