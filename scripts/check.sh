@@ -11,7 +11,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 flavour=${FLAVOUR:-patched}
 x86_ftrace=${X86_FTRACE:-all}
-arm64_ftrace=${ARM64_FTRACE:-00basic/basic1.tc,ftrace/fgraph-filter.tc,ftrace/func_set_ftrace_file.tc,ftrace/func_profiler.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_args.tc,instances,ftrace/fgraph-multi-instance.tc}
+arm64_ftrace=${ARM64_FTRACE:-00basic/basic1.tc,ftrace/fgraph-filter.tc,ftrace/func_set_ftrace_file.tc,ftrace/func_profiler.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_args.tc,instances,ftrace/fgraph-multi-instance.tc,ftrace/fgraph-instance-graph-function.tc,ftrace/fgraph-instance-options.tc,ftrace/fgraph-latency-graph.tc}
 archs=${ARCHS:-x86_64 arm64}
 out=$BUILD/check-$flavour
 rm -rf "$out"; mkdir -p "$out"
@@ -56,6 +56,11 @@ for arch in $archs; do
 		TIMEOUT=600 APPEND="kunit.enable=0 kretprobe_fgraph=0" \
 			"$TOP/scripts/boot.sh" "$arch" "$flavour" kretprobe none "$log" || true
 		python3 "$TOP/scripts/parse-log.py" "$log" "$arch-kretprobe_fgraph=0" >> "$res"
+		# Clean shutdown of graph users, judged by kmemleak
+		log=$out/$arch-kmemleak-boot.log
+		TIMEOUT=900 APPEND="kunit.enable=0 kmemleak=on" \
+			"$TOP/scripts/boot.sh" "$arch" "$flavour" leaks none "$log" || true
+		python3 "$TOP/scripts/parse-log.py" "$log" "$arch-kmemleak" >> "$res"
 	fi
 done
 
