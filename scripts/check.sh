@@ -64,6 +64,18 @@ for arch in $archs; do
 	fi
 done
 
+# The generic code on a 32-bit arch that takes the fallback path
+if [ -z "${STEPS:-}" ] && [ "${ARCHS:-}" = "" ]; then
+	res=$out/i386.jsonl
+	results+=("$res")
+	if "$TOP/scripts/build-i386-trace.sh" "$flavour" 2> "$out/i386-build.err"; then
+		echo '{"name": "i386 kernel/trace build", "status": "pass", "detail": ""}' > "$res"
+	else
+		printf '{"name": "i386 kernel/trace build", "status": "fail", "detail": "%s"}\n' \
+			"$(grep -m1 -E 'error' "$out/i386-build.err" | tr -d '"\\' | head -c 300)" > "$res"
+	fi
+fi
+
 echo
 echo "=== make check ($flavour; $(( $(date +%s) - t0 ))s) ==="
 python3 "$TOP/scripts/report.py" "$out" "${results[@]}" | tee "$out/summary.txt"
