@@ -1,0 +1,52 @@
+#!/bin/bash
+# step-call.sh FLAVOUR: where the instructions of one traced call go, on
+# x86_64.  Boots the FLAVOUR (base or patched) kernel with the benchmark
+# (guest/steps/bench.sh) stopped under QEMU's gdbstub, single-steps one
+# call of fgraph_bench_target with one fgraph user (the k1 case, after 50
+# warm-up calls) and prints the instructions run per function, the call's
+# own included.  Module text (the ftrace trampoline, the benchmark's
+# callbacks) is counted as "module".  Build the kernel, the modules and
+# the initramfs first (make bench does).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+flavour=${1:?usage: step-call.sh base|patched}
+command -v gdb >/dev/null || die "gdb is missing: apt-get install gdb"
+obj=$BUILD/obj-x86_64-$flavour
+[ -f "$obj/vmlinux" ] && [ -f "$obj/initramfs.cpio.gz" ] ||
+	die "no $flavour kernel or initramfs in $obj: run make bench (or scripts/build.sh, build-modules.sh and mkinitramfs.sh) first"
+case $flavour in
+base) sym=function_graph_enter;;
+*) sym=function_graph_enter_regs;;
+esac
+out=$BUILD/step-call-$flavour.pcs
+rm -f "$out"
+QEMU_EXTRA="-s -S" TCG_THREAD=single SMP=1 ACCEL=tcg TIMEOUT=300 \
+	APPEND="kunit.enable=0 harness.bench_calls=20000 harness.bench_rounds=1" \
+	"$TOP/scripts/boot.sh" x86_64 "$flavour" bench all "$BUILD/step-call-$flavour.log" \
+	>/dev/null 2>&1 &
+sleep 2
+STEP_OUT=$out STEP_SYM=$sym timeout 240 gdb -q -batch -x "$TOP/scripts/step-call.py" \
+	"$obj/vmlinux" >"$BUILD/step-call-$flavour.gdb.log" 2>&1 || true
+wait || true
+[ -s "$out" ] || die "no call was stepped; see $BUILD/step-call-$flavour.gdb.log"
+python3 - "$obj/vmlinux" "$out" <<'PY'
+import bisect, collections, subprocess, sys
+syms = []
+for line in subprocess.run(["nm", "-n", sys.argv[1]], capture_output=True,
+                           text=True, check=True).stdout.splitlines():
+    p = line.split()
+    if len(p) >= 3 and p[1] in "tTwW":
+        syms.append((int(p[0], 16), p[2]))
+addrs = [a for a, _ in syms]
+seq = []
+for w in open(sys.argv[2]).read().split():
+    pc = int(w, 16)
+    if 0xffffffffa0000000 <= pc < 0xffffffffc0000000:
+        seq.append("module")
+    else:
+        seq.append(syms[bisect.bisect_right(addrs, pc) - 1][1])
+count = collections.Counter(seq)
+print("%5d instructions in all" % len(seq))
+for name in dict.fromkeys(seq):
+    print("%5d %s" % (count[name], name))
+PY
