@@ -1,27 +1,34 @@
 #!/bin/bash
-# step-call.sh FLAVOUR: where the instructions of one traced call go, on
-# x86_64.  Boots the FLAVOUR (base or patched) kernel with the benchmark
-# (guest/steps/bench.sh) stopped under QEMU's gdbstub, single-steps one
-# call of fgraph_bench_target with one fgraph user (the k1 case, after 50
-# warm-up calls) and prints the instructions run per function, the call's
-# own included.  Module text (the ftrace trampoline, the benchmark's
+# step-call.sh FLAVOUR [CASE]: where the instructions of one traced call
+# go, on x86_64.  Boots the FLAVOUR (base or patched) kernel with the
+# benchmark (guest/steps/bench.sh) stopped under QEMU's gdbstub, runs only
+# the benchmark's CASE (default k1, one fgraph user; k2, k4 ... on the
+# patched kernel), single-steps one call of fgraph_bench_target after 50
+# warm-up entries and prints the instructions run per function, the call's
+# own included (STEP_ORDER=1: also each run of a function in the order
+# they ran).  Module text (the ftrace trampoline, the benchmark's
 # callbacks) is counted as "module".  Build the kernel, the modules and
 # the initramfs first (make bench does).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-flavour=${1:?usage: step-call.sh base|patched}
+flavour=${1:?usage: step-call.sh base|patched [CASE]}
+case_=${2:-k1}
 command -v gdb >/dev/null || die "gdb is missing: apt-get install gdb"
 obj=$BUILD/obj-x86_64-$flavour
 [ -f "$obj/vmlinux" ] && [ -f "$obj/initramfs.cpio.gz" ] ||
 	die "no $flavour kernel or initramfs in $obj: run make bench (or scripts/build.sh, build-modules.sh and mkinitramfs.sh) first"
-case $flavour in
-base) sym=function_graph_enter;;
-*) sym=function_graph_enter_regs;;
+# Where the benchmark's calls enter fgraph (STEP_SYM= overrides): several
+# users on one function come through ftrace's list function
+case $flavour:$case_ in
+base:*) sym=function_graph_enter;;
+*:k1|*:k1notime|*:k16one) sym=function_graph_enter_regs;;
+*) sym=function_graph_enter_users;;
 esac
-out=$BUILD/step-call-$flavour.pcs
+sym=${STEP_SYM:-$sym}
+out=$BUILD/step-call-$flavour-$case_.pcs
 rm -f "$out"
 QEMU_EXTRA="-s -S" TCG_THREAD=single SMP=1 ACCEL=tcg TIMEOUT=300 \
-	APPEND="kunit.enable=0 harness.bench_calls=20000 harness.bench_rounds=1" \
+	APPEND="kunit.enable=0 harness.bench_calls=20000 harness.bench_rounds=1 harness.bench_cases=$case_" \
 	"$TOP/scripts/boot.sh" x86_64 "$flavour" bench all "$BUILD/step-call-$flavour.log" \
 	>/dev/null 2>&1 &
 sleep 2
@@ -29,7 +36,7 @@ STEP_OUT=$out STEP_SYM=$sym timeout 240 gdb -q -batch -x "$TOP/scripts/step-call
 	"$obj/vmlinux" >"$BUILD/step-call-$flavour.gdb.log" 2>&1 || true
 wait || true
 [ -s "$out" ] || die "no call was stepped; see $BUILD/step-call-$flavour.gdb.log"
-python3 - "$obj/vmlinux" "$out" <<'PY'
+python3 - "$obj/vmlinux" "$out" "${STEP_ORDER:-0}" <<'PY'
 import bisect, collections, subprocess, sys
 syms = []
 for line in subprocess.run(["nm", "-n", sys.argv[1]], capture_output=True,
@@ -49,4 +56,15 @@ count = collections.Counter(seq)
 print("%5d instructions in all" % len(seq))
 for name in dict.fromkeys(seq):
     print("%5d %s" % (count[name], name))
+if sys.argv[3] == "1":
+    # In the order they ran: one line per run of a function
+    print("in order:")
+    runs = []
+    for name in seq:
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1])
+    for name, n in runs:
+        print("%5d %s" % (n, name))
 PY
