@@ -270,6 +270,16 @@ static int bench_start(int k, int matching, const char *func,
 	return 0;
 }
 
+/*
+ * Measure the steady state: for a while after each code update, until the
+ * tasks inside ftrace_caller have left it, fgraph tests the filter of a
+ * user that ftrace_caller calls directly (ftrace_calls_unsettled).
+ */
+static void bench_settle(void)
+{
+	ftrace_wait_calls_settled();
+}
+
 static void bench_users(const char *name, int k, int matching, int data_words,
 			unsigned long flags)
 {
@@ -282,6 +292,7 @@ static void bench_users(const char *name, int k, int matching, int data_words,
 	if (bench_start(k, matching, "fgraph_bench_target",
 			"fgraph_bench_other", data_words, !data_words, flags))
 		return;
+	bench_settle();
 	traced = bench_median();
 	bench_stop(k);
 	want = (long)calls * n;
@@ -434,6 +445,9 @@ static void bench_kretprobe(void)
 #ifdef KPROBE_FLAG_FGRAPH
 	if (bench_krp.kp.flags & KPROBE_FLAG_FGRAPH)
 		path = "fgraph";
+#endif
+#ifdef FGRAPH_MULTI_USER
+	bench_settle();
 #endif
 	traced = bench_median();
 	unregister_kretprobe(&bench_krp);
