@@ -24,11 +24,13 @@ obj=$BUILD/obj-$arch-$flavour
 [ -f "$obj/vmlinux" ] && [ -f "$obj/initramfs.cpio.gz" ] ||
 	die "no $flavour kernel or initramfs in $obj: run make bench (or scripts/build.sh, build-modules.sh and mkinitramfs.sh) first"
 # Where the benchmark's calls enter fgraph (STEP_SYM= overrides): several
-# users on one function come through ftrace's list function
-case $flavour:$case_ in
+# users on one function come through ftrace's list function; arm64 sends
+# the one user of k16one there too (it has no trampoline per ftrace_ops)
+case $flavour:$arch:$case_ in
 base:*) sym=function_graph_enter;;
+*:arm64:k16one) sym=__function_graph_enter_user;;
 *:k1|*:k1notime|*:k16one) sym=function_graph_enter_regs;;
-*) sym=function_graph_enter_users;;
+*) sym=__function_graph_enter_users;;
 esac
 sym=${STEP_SYM:-$sym}
 sfx=$flavour-$case_
