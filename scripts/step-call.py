@@ -18,16 +18,18 @@ def reg(name):
 gdb.execute("set pagination off")
 gdb.execute("set confirm off")
 gdb.execute("target remote :" + os.environ.get("STEP_PORT", "1234"))
-# The entry's second argument is the traced function: module text lies
-# above the image on x86_64 and below it on arm64
+# The entry's second argument is the traced function (its first with
+# STEP_FUNC_ARG=1): module text lies above the image on x86_64 and below
+# it on arm64
 bp = gdb.Breakpoint(os.environ["STEP_SYM"])
+first = os.environ.get("STEP_FUNC_ARG", "2") == "1"
 if arm64:
     stext = reg("(unsigned long)&_stext")
-    bp.condition = "(unsigned long)$x1 < 0x%x" % stext
-    arg = "$x1"
+    arg = "$x0" if first else "$x1"
+    bp.condition = "(unsigned long)%s < 0x%x" % (arg, stext)
 else:
-    bp.condition = "(unsigned long)$rsi >= 0xffffffffa0000000"
-    arg = "$rsi"
+    arg = "$rdi" if first else "$rsi"
+    bp.condition = "(unsigned long)%s >= 0xffffffffa0000000" % arg
 for _ in range(int(os.environ.get("STEP_SKIP", "50"))):
     gdb.execute("continue")
 func = reg(arg)

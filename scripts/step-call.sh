@@ -29,10 +29,16 @@ obj=$BUILD/obj-$arch-$flavour
 case $flavour:$arch:$case_ in
 base:*) sym=function_graph_enter;;
 *:arm64:k16one) sym=__function_graph_enter_user;;
-*:k1|*:k1notime|*:k16one) sym=function_graph_enter_regs;;
+*:k1|*:k1notime|*:k16one) sym=fgraph_hook_user;;
 *) sym=__function_graph_enter_users;;
 esac
 sym=${STEP_SYM:-$sym}
+# Which of its arguments is the traced function: the first of
+# fgraph_hook_user(), the second of the others
+case $sym in
+fgraph_hook_user) farg=1;;
+*) farg=2;;
+esac
 sfx=$flavour-$case_
 [ "$arch" = x86_64 ] || sfx=$arch-$sfx
 out=$BUILD/step-call-$sfx.pcs
@@ -42,7 +48,7 @@ QEMU_EXTRA="-s -S" TCG_THREAD=single SMP=1 ACCEL=tcg TIMEOUT=300 \
 	"$TOP/scripts/boot.sh" "$arch" "$flavour" bench all "$BUILD/step-call-$sfx.log" \
 	>/dev/null 2>&1 &
 sleep 2
-STEP_OUT=$out STEP_SYM=$sym STEP_ARCH=$arch timeout 600 $gdb -q -batch \
+STEP_OUT=$out STEP_SYM=$sym STEP_FUNC_ARG=$farg STEP_ARCH=$arch timeout 600 $gdb -q -batch \
 	-x "$TOP/scripts/step-call.py" "$obj/vmlinux" \
 	>"$BUILD/step-call-$sfx.gdb.log" 2>&1 || true
 wait || true
