@@ -28,15 +28,15 @@ obj=$BUILD/obj-$arch-$flavour
 # the one user of k16one there too (it has no trampoline per ftrace_ops)
 case $flavour:$arch:$case_ in
 base:*) sym=function_graph_enter;;
-*:arm64:k16one) sym=__function_graph_enter_user;;
+*:arm64:k16one) sym=__fgraph_hook_gathered_one;;
 *:k1|*:k1notime|*:k16one) sym=fgraph_hook_user;;
-*) sym=__function_graph_enter_users;;
+*) sym=__fgraph_hook_gathered;;
 esac
 sym=${STEP_SYM:-$sym}
-# Which of its arguments is the traced function: the first of
-# fgraph_hook_user(), the second of the others
+# Which of its arguments is the traced function: the first of the core's
+# hooks (fgraph_hook_user() and the like), the second of the entries
 case $sym in
-fgraph_hook_user) farg=1;;
+*fgraph_hook*) farg=1;;
 *) farg=2;;
 esac
 sfx=$flavour-$case_
