@@ -9,12 +9,13 @@
 #                  patched against the unpatched base, under -icount and TCG
 #
 # Smaller steps: setup, tree, tree-reset, build, export, series-status,
-# check-base (the same checks on the unpatched base), selftest.
+# check-base (the same checks on the unpatched base), selftest, build-each
+# (each patch of the series compiled on its own).
 SHELL := /bin/bash
 S := scripts
 
 .PHONY: all setup tree tree-reset build build-base export series-status \
-	check check-base selftest demo bench clean help
+	check check-base selftest demo bench build-each clean help
 all: help
 help:
 	@sed -n '1,/^SHELL/p' Makefile | sed '$$d'
@@ -41,6 +42,9 @@ export:
 series-status:
 	@$(S)/series-status.sh
 
+build-each: tree
+	@$(S)/build-each.sh $${ARCHS:-}
+
 selftest:
 	@python3 tests/harness/run.py --verbose
 
@@ -57,4 +61,4 @@ bench: setup
 	@$(S)/bench.sh
 
 clean:
-	rm -rf build/obj-* build/check-* build/bench
+	rm -rf build/obj-* build/check-* build/bench build/each/obj-*
