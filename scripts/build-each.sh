@@ -25,7 +25,7 @@ archs=("$@")
 [ -d "$TREE/.git" ] || die "$TREE is missing: run 'make tree'"
 git -C "$TREE" rev-parse -q --verify base >/dev/null ||
 	die "$TREE has no 'base' tag: run 'make tree'"
-command -v ccache >/dev/null || die "ccache missing: run 'make setup' (apt-get install ccache)"
+kbuild_env
 
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..HEAD)
 [ ${#commits[@]} -gt 0 ] || die "$TREE has no commits after the base tag"
@@ -41,13 +41,6 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$TREE" worktree add -q --detach "$wt" base ||
 		die "could not add the worktree $wt"
 fi
-
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache-fgraph}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=harness
-J=${J:-$(( $(nproc) + 1 ))}
 
 # targets ARCH: what to compile at the commit checked out
 targets() {

@@ -10,16 +10,8 @@ arch_vars "$arch"
 src=$(src_dir "$flavour")
 obj=$(obj_dir "$arch" "$flavour")
 [ -f "$src/Makefile" ] || die "$src is missing: run 'make tree'"
-command -v ccache >/dev/null || die "ccache missing: run 'make setup' (apt-get install ccache)"
+kbuild_env
 mkdir -p "$obj"
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache-fgraph}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-# Paths relative to the project, so that a clone elsewhere (CI) hits the cache.
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
-# Reproducible objects so ccache hits across rebuilds.
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=harness
-J=${J:-$(( $(nproc) + 1 ))}
 KMAKE=(make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS"
        CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" -j"$J")
 

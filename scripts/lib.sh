@@ -44,6 +44,20 @@ src_dir() {
 	esac
 }
 
+# kbuild_env: what every kernel build of the harness shares: ccache, with
+# paths relative to the project so that a clone elsewhere (CI) hits the
+# cache, reproducible objects so that it hits across rebuilds, and the
+# parallelism ($J).
+kbuild_env() {
+	command -v ccache >/dev/null || die "ccache missing: run 'make setup' (apt-get install ccache)"
+	export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache-fgraph}
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
+	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+	export KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=harness
+	J=${J:-$(( $(nproc) + 1 ))}
+}
+
 git_ident() {
 	git -c user.name="$SERIES_IDENT_NAME" -c user.email="$SERIES_IDENT_EMAIL" "$@"
 }
