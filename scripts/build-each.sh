@@ -35,7 +35,10 @@ if ! [[ "$from" =~ ^[0-9]+$ ]] || [ "$from" -lt 1 ] || [ "$from" -gt ${#commits[
 fi
 
 wt=$BUILD/each/linux
-if [ ! -e "$wt/.git" ]; then
+# (Made again if build/linux was made again since: make tree-reset)
+if [ ! -f "$wt/.git" ] ||
+   [ "$(git -C "$wt" rev-parse --show-toplevel 2>/dev/null)" != "$wt" ]; then
+	rm -rf "$wt"
 	mkdir -p "$BUILD/each"
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$wt" base ||
