@@ -3,7 +3,10 @@
 #
 #   make demo      boot the patched x86_64 kernel and show fgraph users at work
 #   make check     every test: harness self-tests, both arches built and booted,
-#                  KUnit, ftracetest; ends with "N passed, N failed"
+#                  KUnit, ftracetest, tracing clients, an x86_64 debug kernel
+#                  (lockdep, KASAN, UBSAN); ends with "N passed, N failed"
+#   make check-kcsan  the race detector: an arm64 KCSAN kernel (weak memory
+#                  modelled) runs the churn and parked cases
 #
 #   make bench     the benchmark: cost per traced call with 1 to 16 users,
 #                  patched against the unpatched base, under -icount and TCG
@@ -15,7 +18,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all setup tree tree-reset build build-base export series-status \
-	check check-base selftest demo bench build-each clean help
+	check check-base check-kcsan selftest demo bench build-each clean help
 all: help
 help:
 	@sed -n '1,/^SHELL/p' Makefile | sed '$$d'
@@ -53,6 +56,9 @@ check: setup
 
 check-base: setup
 	@FLAVOUR=base $(S)/check.sh
+
+check-kcsan: setup
+	@$(S)/check-kcsan.sh
 
 demo: setup
 	@$(S)/demo.sh

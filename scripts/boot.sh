@@ -15,7 +15,7 @@ timeout=${TIMEOUT:-900}
 [ -f "$obj/initramfs.cpio.gz" ] || die "no initramfs: run scripts/mkinitramfs.sh $arch $flavour"
 command -v "$QEMU" >/dev/null || die "$QEMU missing: run 'make setup' (apt-get install qemu-system-x86 qemu-system-arm)"
 
-append="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 nokaslr harness.steps=$steps harness.ftrace=$ftrace ${APPEND:-}"
+append="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 nokaslr harness.steps=$steps harness.ftrace=$ftrace harness.flavour=$flavour ${APPEND:-}"
 case "$arch" in
 # No MONITOR/MWAIT on x86: an mwait-idle vCPU was the first one seen not
 # answering text_poke_bp()'s IPIs; the fix that holds is single-threaded

@@ -1,7 +1,8 @@
 #!/bin/bash
 # build.sh ARCH FLAVOUR: configure and build one kernel plus its modules,
 # out of tree (O=build/obj-ARCH-FLAVOUR), with ccache.  FLAVOUR is
-# "patched" (build/linux) or "base" (build/linux-base).
+# "patched" (build/linux) or "base" (build/linux-base).  VARIANT=debug or
+# kcsan adds configs/VARIANT.config (O=build/obj-ARCH-FLAVOUR-VARIANT).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,6 +18,11 @@ KMAKE=(make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS"
 
 frags=("$TOP/configs/common.config" "$TOP/configs/$arch.config")
 [ "$flavour" = patched ] && frags+=("$TOP/configs/patched.config")
+if [ -n "${VARIANT:-}" ]; then
+	[ -f "$TOP/configs/$VARIANT.config" ] ||
+		die "VARIANT=$VARIANT: there is no configs/$VARIANT.config (use debug or kcsan, or add that fragment)"
+	frags+=("$TOP/configs/$VARIANT.config")
+fi
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 # Reconfigure only when a fragment changed (keeps incremental builds fast).
 stamp=$obj/.fragments

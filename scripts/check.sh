@@ -1,22 +1,38 @@
 #!/bin/bash
 # check.sh: everything `make check` runs.
 #   1. harness self-tests (no boot)
-#   2. build x86_64 and arm64 (patched tree), kernel + modules
-#   3. x86_64: boot, KUnit at boot, the whole ftracetest suite
-#   4. arm64: boot, KUnit at boot, a smoke subset of ftracetest
-#   5. one summary line: N passed, N failed, N skipped
-# FLAVOUR=base runs the same on the unpatched base.  X86_FTRACE / ARM64_FTRACE
-# choose ftracetest cases (comma separated, relative to test.d/, or "all").
+#   2. x86_64 (patched tree) built, booted: KUnit at boot, the whole
+#      ftracetest suite, the modules, IPMODIFY, kretprobe and tracing-client
+#      steps; booted again with kretprobe_fgraph=0 and with kmemleak
+#   3. the x86_64 debug kernel (configs/debug.config: lockdep, KASAN, UBSAN,
+#      list and RCU-head debugging) built and booted: KUnit, the
+#      function-graph, instance and kprobe parts of ftracetest, the
+#      kretprobe step; any report of theirs fails the run
+#   4. arm64 built and booted: KUnit at boot, a smoke subset of ftracetest,
+#      the kretprobe step
+#   5. kernel/trace compiled for i386
+#   6. one summary line: N passed, N failed, N skipped
+# x86_64 guests run single-threaded TCG, one host core: while one boots,
+# the next kernel builds on the other core (niced), so that a cold run
+# fits its time.  FLAVOUR=base runs the same on the unpatched base (no
+# debug kernel).  X86_FTRACE / ARM64_FTRACE / DEBUG_FTRACE choose ftracetest
+# cases (comma separated, relative to test.d/, globs allowed, or "all");
+# DEBUG=0 leaves the debug kernel out; ARCHS picks arches.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 flavour=${FLAVOUR:-patched}
 x86_ftrace=${X86_FTRACE:-all}
 arm64_ftrace=${ARM64_FTRACE:-00basic/basic1.tc,ftrace/fgraph-filter.tc,ftrace/func_set_ftrace_file.tc,ftrace/func_profiler.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_args.tc,instances,ftrace/fgraph-multi-instance.tc,ftrace/fgraph-instance-graph-function.tc,ftrace/fgraph-instance-options.tc,ftrace/fgraph-latency-graph.tc}
+# The debug kernel: the function-graph cases, the instances and kprobes
+debug_ftrace=${DEBUG_FTRACE:-ftrace/fgraph-*.tc,ftrace/func_profiler.tc,instances,kprobe}
 archs=${ARCHS:-x86_64 arm64}
+debug=${DEBUG:-1}
+[ "$flavour" = base ] && debug=0
 out=$BUILD/check-$flavour
 rm -rf "$out"; mkdir -p "$out"
 results=()
 t0=$(date +%s)
+. "$TOP/scripts/lib-check.sh"
 
 # 1. harness self-tests
 python3 "$TOP/tests/harness/run.py" > "$out/harness.jsonl" 2> "$out/harness.log"
@@ -28,53 +44,64 @@ if [ "$flavour" = patched ]; then
 		warn "build/linux differs from patches/ (testing the tree as it is): $(head -3 "$out/series-status.log" | tr '\n' ' ')"
 fi
 
-for arch in $archs; do
-	res=$out/$arch.jsonl
-	results+=("$res")
-	if ! "$TOP/scripts/build.sh" "$arch" "$flavour" 2> >(tee "$out/$arch-build.err" >&2); then
-		printf '{"name": "%s build", "status": "fail", "detail": "%s"}\n' "$arch" \
-			"$(grep -m1 -E 'error|fail' "$out/$arch-build.err" | tr -d '"\\' | head -c 300)" > "$res"
-		continue
-	fi
-	echo "{\"name\": \"$arch build\", \"status\": \"pass\", \"detail\": \"\"}" > "$res"
-	"$TOP/scripts/build-modules.sh" "$arch" "$flavour" || exit 1
-	"$TOP/scripts/mkinitramfs.sh" "$arch" "$flavour" || exit 1
-	obj=$(obj_dir "$arch" "$flavour")
-	case "$arch" in
-	x86_64) cases=$x86_ftrace; steps=${X86_STEPS:-ftracetest,modules,ipmodify,kretprobe};;
-	*) cases=$arm64_ftrace; steps=${ARM64_STEPS:-ftracetest,kretprobe};;
-	esac
-	log=$out/$arch-boot.log
-	TIMEOUT=${BOOT_TIMEOUT:-1800} "$TOP/scripts/boot.sh" "$arch" "$flavour" "${STEPS:-$steps}" "$cases" "$log" || true
-	# The base has no KUnit suite of ours (they come with the series)
-	expect=(--expect-ftrace)
-	[ "$flavour" = patched ] && expect+=(--expect-kunit)
-	python3 "$TOP/scripts/parse-log.py" "$log" "$arch" "${expect[@]}" >> "$res"
+# The base has no KUnit suite of ours (they come with the series)
+expect=(--expect-ftrace)
+[ "$flavour" = patched ] && expect+=(--expect-kunit)
+
+# x86_64 boots, one after the other on one host core
+x86_boots() {
+	boot x86_64 x86_64 "${STEPS:-ftracetest,modules,ipmodify,kretprobe,clients}" \
+		"$x86_ftrace" "${BOOT_TIMEOUT:-1800}" "${expect[@]}"
+	[ "$flavour" = patched ] && [ -z "${STEPS:-}" ] || return 0
 	# The series' boot parameter for the old kretprobe path, once
-	if [ "$arch" = x86_64 ] && [ "$flavour" = patched ] && [ -z "${STEPS:-}" ]; then
-		log=$out/$arch-kretprobe-old-boot.log
-		TIMEOUT=600 APPEND="kunit.enable=0 kretprobe_fgraph=0" \
-			"$TOP/scripts/boot.sh" "$arch" "$flavour" kretprobe none "$log" || true
-		python3 "$TOP/scripts/parse-log.py" "$log" "$arch-kretprobe_fgraph=0" >> "$res"
-		# Clean shutdown of graph users, judged by kmemleak
-		log=$out/$arch-kmemleak-boot.log
-		TIMEOUT=900 APPEND="kunit.enable=0 kmemleak=on" \
-			"$TOP/scripts/boot.sh" "$arch" "$flavour" leaks none "$log" || true
-		python3 "$TOP/scripts/parse-log.py" "$log" "$arch-kmemleak" >> "$res"
+	APPEND="kunit.enable=0 kretprobe_fgraph=0" \
+		boot x86_64 x86_64-kretprobe_fgraph=0 kretprobe none 600
+	# Clean shutdown of graph users, judged by kmemleak
+	APPEND="kunit.enable=0 kmemleak=on" boot x86_64 x86_64-kmemleak leaks none 900
+}
+
+pids=()
+has_arch() { [[ " $archs " == *" $1 "* ]]; }
+has_arch x86_64 && results_of x86_64-build
+if has_arch x86_64 && CLIENTS=1 build x86_64 x86_64; then
+	x86_boots &
+	pids+=($!)
+	results_of x86_64
+	[ "$flavour" = patched ] && [ -z "${STEPS:-}" ] &&
+		results_of x86_64-kretprobe_fgraph=0 x86_64-kmemleak
+fi
+if [ "$debug" = 1 ] && has_arch x86_64; then
+	# Built while the plain kernel boots, booted when it is done
+	results_of x86_64-debug-build
+	if (VARIANT=debug niced build x86_64 x86_64-debug); then
+		wait "${pids[@]}" 2> /dev/null; pids=()
+		VARIANT=debug boot x86_64 x86_64-debug ftracetest,kretprobe "$debug_ftrace" \
+			"${DEBUG_TIMEOUT:-1800}" "${expect[@]}" &
+		pids+=($!)
+		results_of x86_64-debug
 	fi
-done
+fi
+if has_arch arm64; then
+	results_of arm64-build
+	if (niced build arm64 arm64); then
+		boot arm64 arm64 "${STEPS:-ftracetest,kretprobe}" "$arm64_ftrace" \
+			"${BOOT_TIMEOUT:-1800}" "${expect[@]}"
+		results_of arm64
+	fi
+fi
 
 # The generic code on a 32-bit arch that takes the fallback path
 if [ -z "${STEPS:-}" ] && [ "${ARCHS:-}" = "" ]; then
 	res=$out/i386.jsonl
 	results+=("$res")
-	if "$TOP/scripts/build-i386-trace.sh" "$flavour" 2> "$out/i386-build.err"; then
+	if nice -n 10 "$TOP/scripts/build-i386-trace.sh" "$flavour" 2> "$out/i386-build.err"; then
 		echo '{"name": "i386 kernel/trace build", "status": "pass", "detail": ""}' > "$res"
 	else
 		printf '{"name": "i386 kernel/trace build", "status": "fail", "detail": "%s"}\n' \
 			"$(grep -m1 -E 'error' "$out/i386-build.err" | tr -d '"\\' | head -c 300)" > "$res"
 	fi
 fi
+wait "${pids[@]}" 2> /dev/null
 
 echo
 echo "=== make check ($flavour; $(( $(date +%s) - t0 ))s) ==="

@@ -32,8 +32,10 @@ arch_vars() {
 	esac
 }
 
-# obj_dir ARCH FLAVOUR: the O= directory of one build.
-obj_dir() { echo "$BUILD/obj-$1-$2"; }
+# obj_dir ARCH FLAVOUR: the O= directory of one build.  VARIANT (debug,
+# kcsan: configs/VARIANT.config on top of the flavour's fragments) builds
+# the same tree in a directory of its own.
+obj_dir() { echo "$BUILD/obj-$1-$2${VARIANT:+-$VARIANT}"; }
 
 # src_dir FLAVOUR: the source tree of a flavour (patched or base).
 src_dir() {

@@ -6,7 +6,9 @@ usage: parse-log.py LOG LABEL [--expect-kunit] [--expect-ftrace]
 Prints one JSON object per line: {"name", "status" (pass/fail/skip),
 "detail"}.  LABEL (for example "x86_64") prefixes every name.  Results:
   LABEL boot                 the guest reached HARNESS-DONE
-  LABEL kernel log clean     no panic, oops, BUG, WARN, lockdep or hung task
+  LABEL kernel log clean     no panic, oops, BUG, WARN, hung task, nor any
+                             lockdep, KASAN, KCSAN, UBSAN, RCU, list or
+                             might-sleep report (the first one is shown)
   LABEL kunit SUITE.CASE     each KUnit case (KTAP/TAP from the boot log)
   LABEL ftrace DESC          each ftracetest case
   LABEL STEP NAME            "HARNESS-RESULT PASS|FAIL|SKIP NAME" lines that
@@ -28,7 +30,11 @@ CRASH = re.compile(
     r'possible (recursive|circular) locking|inconsistent lock state|'
     r'INFO: task .* blocked|rcu: INFO: .* stall|soft lockup|hard LOCKUP|'
     r'UBSAN:|general protection fault|Unable to handle kernel|'
+    r'list_(add|del) corruption|ODEBUG: |'
     r'unreferenced object 0x|Call Trace:|Call trace:')
+# Lines of a report shown after its headline (a lockdep chain or a KASAN
+# access with its stack).
+REPORT_LINES = 24
 FTRACE_STATUS = {'PASS': 'pass', 'XFAIL': 'pass', 'FAIL': 'fail',
                  'UNRESOLVED': 'fail', 'UNDEFINED': 'fail',
                  'UNTESTED': 'skip', 'UNSUPPORTED': 'skip'}
@@ -36,6 +42,24 @@ FTRACE_STATUS = {'PASS': 'pass', 'XFAIL': 'pass', 'FAIL': 'fail',
 
 def strip(line):
     return TS.sub('', line.rstrip('\n'))
+
+
+def report_detail(raw, crashes, context=REPORT_LINES):
+    """The headlines of every report and the first report as the log has
+    it: its headline and the lines after it (lockdep's chain, KASAN's
+    access and stack), so that a failure shows what the kernel said."""
+    if not crashes:
+        return ''
+    first = raw.index(crashes[0])
+    body = []
+    for l in raw[first + 1:first + 1 + context]:
+        # The report ends where the next one (or the harness) begins
+        if l.startswith(('=====', 'HARNESS-')) or (CRASH.search(l) and 'Call ' not in l):
+            break
+        if l.strip():
+            body.append(l)
+    return ('; '.join(crashes[:5]) + (f' (+{len(crashes) - 5} more)' if len(crashes) > 5 else '') +
+            ' || first report: ' + ' | '.join([crashes[0]] + body))
 
 
 def parse_kunit(lines):
@@ -99,7 +123,7 @@ def parse(path, label, expect_kunit=False, expect_ftrace=False):
     for l in raw:
         if CRASH.search(l) and l not in crashes:
             crashes.append(l)
-    add('kernel log clean', 'fail' if crashes else 'pass', '; '.join(crashes[:5]))
+    add('kernel log clean', 'fail' if crashes else 'pass', report_detail(raw, crashes))
 
     # KUnit: the part of the log before init started.
     head = []

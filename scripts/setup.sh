@@ -8,7 +8,7 @@ set -euo pipefail
 PKGS=(make gcc git xz-utils bc flex bison libelf-dev libssl-dev ccache cpio
       kmod python3 python3-docutils qemu-system-x86 qemu-system-arm
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static perl
-      devscripts)
+      devscripts trace-cmd linux-perf bpftrace)
 
 need_root() {
 	[ "$(id -u)" = 0 ] || die "$1 needs root: run 'sudo make setup' (or: sudo apt-get install ${PKGS[*]})"

@@ -85,6 +85,20 @@ def crash_and_incomplete_run_fail():
 
 
 @test
+def debug_kernel_reports_fail_and_are_shown():
+    """A KASAN and a lockdep report fail the run; the first is shown with
+    the lines after its headline, each headline once."""
+    r = results('debug.log', expect_kunit=True, expect_ftrace=True)
+    assert r['x boot'][0] == 'pass' and r['x kunit fgraph_demo.two_users'][0] == 'pass'
+    status, detail = r['x kernel log clean']
+    assert status == 'fail'
+    assert detail.count('BUG: KASAN: slab-use-after-free') == 2, detail  # headline + report
+    assert 'WARNING: possible circular locking dependency detected' in detail
+    assert 'Read of size 8' in detail and 'ftrace_return_to_handler' in detail, detail
+    assert 'register_ftrace_graph' not in detail, 'only the first report is shown whole'
+
+
+@test
 def config_mismatches_are_named():
     bad = check_config.check(os.path.join(DATA, 'dot.config'), [os.path.join(DATA, 'frag.config')])
     names = sorted((b[1], b[2], b[3]) for b in bad)
