@@ -2,6 +2,7 @@
 """Turn one guest serial log into test results.
 
 usage: parse-log.py LOG LABEL [--expect-kunit] [--expect-ftrace]
+                   [--kcsan-scope FUNCTIONS]
 
 Prints one JSON object per line: {"name", "status" (pass/fail/skip),
 "detail"}.  LABEL (for example "x86_64") prefixes every name.  Results:
@@ -13,6 +14,14 @@ Prints one JSON object per line: {"name", "status" (pass/fail/skip),
   LABEL ftrace DESC          each ftracetest case
   LABEL STEP NAME            "HARNESS-RESULT PASS|FAIL|SKIP NAME" lines that
                              guest steps print
+  LABEL KCSAN reports outside the series' code
+                             with --kcsan-scope FUNCTIONS (a file, one
+                             function name a line: those defined in the
+                             files the series changes and in the test
+                             modules), a KCSAN report neither of whose
+                             racing functions (the two its title names) is
+                             one of them does not fail the log; they are
+                             listed here as a skip
 """
 import json
 import re
@@ -105,7 +114,23 @@ def parse_kunit(lines):
     return results, problems
 
 
-def parse(path, label, expect_kunit=False, expect_ftrace=False):
+KCSAN_TITLE = re.compile(r'BUG: KCSAN: [\w-]+(?: [\w-]+)* in (.*)$')
+
+
+def kcsan_outside(raw, scope):
+    """The titles of the KCSAN reports in @raw whose racing functions are
+    all outside @scope (a set of function names)."""
+    inside, outside = set(), set()
+    for l in raw:
+        m = KCSAN_TITLE.search(l)
+        if not m:
+            continue
+        funcs = {f.strip().split('+')[0].split('.')[0] for f in m.group(1).split('/')}
+        (inside if funcs & scope else outside).add(l)
+    return outside - inside
+
+
+def parse(path, label, expect_kunit=False, expect_ftrace=False, kcsan_scope=None):
     with open(path, errors='replace') as f:
         raw = [strip(l) for l in f]
     out = []
@@ -118,10 +143,16 @@ def parse(path, label, expect_kunit=False, expect_ftrace=False):
     add('boot', 'pass' if done else 'fail',
         '' if done else ('guest did not finish' if booted else 'guest never reached init'))
 
+    # KCSAN reports of races the series' code takes no part in
+    outside = kcsan_outside(raw, kcsan_scope) if kcsan_scope is not None else set()
+    if outside:
+        add("KCSAN reports outside the series' code", 'skip',
+            f'{len(outside)} kind(s), not failing the run: ' + '; '.join(sorted(outside)))
+
     # Crash patterns anywhere (the dmesg dump repeats the console: dedupe).
     crashes = []
     for l in raw:
-        if CRASH.search(l) and l not in crashes:
+        if CRASH.search(l) and l not in crashes and l not in outside:
             crashes.append(l)
     add('kernel log clean', 'fail' if crashes else 'pass', report_detail(raw, crashes))
 
@@ -176,7 +207,11 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    res = parse(argv[1], argv[2], '--expect-kunit' in argv, '--expect-ftrace' in argv)
+    scope = None
+    if '--kcsan-scope' in argv:
+        with open(argv[argv.index('--kcsan-scope') + 1]) as f:
+            scope = {l.strip() for l in f if l.strip()}
+    res = parse(argv[1], argv[2], '--expect-kunit' in argv, '--expect-ftrace' in argv, scope)
     for r in res:
         print(json.dumps(r))
     return 0

@@ -99,6 +99,26 @@ def debug_kernel_reports_fail_and_are_shown():
 
 
 @test
+def kcsan_reports_outside_the_series_do_not_fail():
+    """A race between two base functions (the series' test thread only
+    calls into them) is listed as a skip; a race in the series' own
+    functions fails, and without a scope every report fails."""
+    scope = {l.strip() for l in open(os.path.join(DATA, 'kcsan-scope.txt'))}
+    r = results('kcsan.log', kcsan_scope=scope)
+    assert r["x KCSAN reports outside the series' code"][0] == 'skip'
+    assert 'hrtimer_wakeup' in r["x KCSAN reports outside the series' code"][1]
+    status, detail = r['x kernel log clean']
+    assert status == 'fail' and 'fgraph_set_slot / fgraph_enter_first' in detail, detail
+    assert 'hrtimer_wakeup' not in detail.split(' || ')[0], detail
+    r = results('kcsan.log')
+    assert "x KCSAN reports outside the series' code" not in r
+    assert 'hrtimer_wakeup' in r['x kernel log clean'][1]
+    only_base = {'caller_thread'}
+    r = results('kcsan.log', kcsan_scope=only_base)
+    assert r['x kernel log clean'][0] == 'pass', 'a frame below the race is not the race'
+
+
+@test
 def config_mismatches_are_named():
     bad = check_config.check(os.path.join(DATA, 'dot.config'), [os.path.join(DATA, 'frag.config')])
     names = sorted((b[1], b[2], b[3]) for b in bad)
