@@ -1,13 +1,14 @@
 #!/bin/bash
 # check.sh: everything `make check` runs.
 #   1. harness self-tests (no boot)
-#   2. x86_64 (patched tree) built, booted: KUnit at boot, the whole
-#      ftracetest suite, the modules, IPMODIFY, kretprobe and tracing-client
-#      steps; booted again with kretprobe_fgraph=0 and with kmemleak
+#   2. x86_64 (patched tree) built, booted: the whole ftracetest suite, the
+#      modules, IPMODIFY, kretprobe and tracing-client steps; booted again
+#      with kretprobe_fgraph=0 and with kmemleak
 #   3. the x86_64 debug kernel (configs/debug.config: lockdep, KASAN, UBSAN,
-#      list and RCU-head debugging) built and booted: KUnit, the
-#      function-graph, instance and kprobe parts of ftracetest, the
-#      kretprobe step; any report of theirs fails the run
+#      list and RCU-head debugging) built and booted: the KUnit suites (on
+#      x86_64 they run here only), the function-graph, instance and kprobe
+#      parts of ftracetest, the kretprobe step; any report of theirs fails
+#      the run (DEBUG=0: no debug kernel, KUnit on the plain one)
 #   4. arm64 built and booted: KUnit at boot, a smoke subset of ftracetest,
 #      the kretprobe step
 #   5. kernel/trace compiled for i386
@@ -24,8 +25,9 @@ flavour=${FLAVOUR:-patched}
 x86_ftrace=${X86_FTRACE:-all}
 arm64_ftrace=${ARM64_FTRACE:-00basic/basic1.tc,ftrace/fgraph-filter.tc,ftrace/func_set_ftrace_file.tc,ftrace/func_profiler.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_args.tc,instances,ftrace/fgraph-multi-instance.tc,ftrace/fgraph-instance-graph-function.tc,ftrace/fgraph-instance-options.tc,ftrace/fgraph-latency-graph.tc}
 # The debug kernel: the function-graph cases, the instances and kprobes
-debug_ftrace=${DEBUG_FTRACE:-ftrace/fgraph-*.tc,ftrace/func_profiler.tc,instances,kprobe}
+debug_ftrace=${DEBUG_FTRACE:-ftrace/fgraph-*.tc,ftrace/func_profiler.tc,instances,kprobe/kprobe_ftrace.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_*.tc,kprobe/profile.tc,kprobe/busy_check.tc}
 archs=${ARCHS:-x86_64 arm64}
+has_arch() { [[ " $archs " == *" $1 "* ]]; }
 debug=${DEBUG:-1}
 [ "$flavour" = base ] && debug=0
 out=$BUILD/check-$flavour
@@ -48,37 +50,48 @@ fi
 expect=(--expect-ftrace)
 [ "$flavour" = patched ] && expect+=(--expect-kunit)
 
-# x86_64 boots, one after the other on one host core
+# With the debug kernel, the x86_64 KUnit suites run there (under
+# lockdep, KASAN and UBSAN) and not again on the plain kernel
+x86_expect=("${expect[@]}"); x86_append=
+if [ "$debug" = 1 ] && [ -z "${STEPS:-}" ]; then
+	x86_expect=(--expect-ftrace); x86_append=kunit.enable=0
+fi
+
+# Lane A, in the background: the x86_64 boots, one after the other on one
+# host core (single-threaded TCG), then the debug kernel's once lane B has
+# built it (it writes x86_64-debug-build.jsonl when done)
 x86_boots() {
-	boot x86_64 x86_64 "${STEPS:-ftracetest,modules,ipmodify,kretprobe,clients}" \
-		"$x86_ftrace" "${BOOT_TIMEOUT:-1800}" "${expect[@]}"
-	[ "$flavour" = patched ] && [ -z "${STEPS:-}" ] || return 0
-	# The series' boot parameter for the old kretprobe path, once
-	APPEND="kunit.enable=0 kretprobe_fgraph=0" \
-		boot x86_64 x86_64-kretprobe_fgraph=0 kretprobe none 600
-	# Clean shutdown of graph users, judged by kmemleak
-	APPEND="kunit.enable=0 kmemleak=on" boot x86_64 x86_64-kmemleak leaks none 900
+	APPEND=$x86_append boot x86_64 x86_64 "${STEPS:-ftracetest,modules,ipmodify,kretprobe,clients}" \
+		"$x86_ftrace" "${BOOT_TIMEOUT:-1800}" "${x86_expect[@]}"
+	if [ "$flavour" = patched ] && [ -z "${STEPS:-}" ]; then
+		# The series' boot parameter for the old kretprobe path, once
+		APPEND="kunit.enable=0 kretprobe_fgraph=0" \
+			boot x86_64 x86_64-kretprobe_fgraph=0 kretprobe none 600
+		# Clean shutdown of graph users, judged by kmemleak
+		APPEND="kunit.enable=0 kmemleak=on" boot x86_64 x86_64-kmemleak leaks none 900
+	fi
+	[ "$debug" = 1 ] || return 0
+	while [ ! -f "$out/x86_64-debug-build.jsonl" ]; do sleep 5; done
+	grep -q '"pass"' "$out/x86_64-debug-build.jsonl" || return 0
+	VARIANT=debug boot x86_64 x86_64-debug ftracetest,kretprobe "$debug_ftrace" \
+		"${DEBUG_TIMEOUT:-1800}" "${expect[@]}"
 }
 
-pids=()
-has_arch() { [[ " $archs " == *" $1 "* ]]; }
-has_arch x86_64 && results_of x86_64-build
-if has_arch x86_64 && CLIENTS=1 build x86_64 x86_64; then
-	x86_boots &
-	pids+=($!)
-	results_of x86_64
-	[ "$flavour" = patched ] && [ -z "${STEPS:-}" ] &&
-		results_of x86_64-kretprobe_fgraph=0 x86_64-kmemleak
-fi
-if [ "$debug" = 1 ] && has_arch x86_64; then
-	# Built while the plain kernel boots, booted when it is done
-	results_of x86_64-debug-build
-	if (VARIANT=debug niced build x86_64 x86_64-debug); then
-		wait "${pids[@]}" 2> /dev/null; pids=()
-		VARIANT=debug boot x86_64 x86_64-debug ftracetest,kretprobe "$debug_ftrace" \
-			"${DEBUG_TIMEOUT:-1800}" "${expect[@]}" &
-		pids+=($!)
-		results_of x86_64-debug
+# Lane B, in the foreground: the builds, niced below the guest of lane A
+# while it runs, then arm64's boot (multi-threaded TCG) and i386
+lane_a=
+if has_arch x86_64; then
+	results_of x86_64-build
+	if CLIENTS=1 build x86_64 x86_64; then
+		x86_boots &
+		lane_a=$!
+		results_of x86_64
+		[ "$flavour" = patched ] && [ -z "${STEPS:-}" ] &&
+			results_of x86_64-kretprobe_fgraph=0 x86_64-kmemleak
+		if [ "$debug" = 1 ]; then
+			results_of x86_64-debug-build
+			(VARIANT=debug niced build x86_64 x86_64-debug) && results_of x86_64-debug
+		fi
 	fi
 fi
 if has_arch arm64; then
@@ -101,7 +114,7 @@ if [ -z "${STEPS:-}" ] && [ "${ARCHS:-}" = "" ]; then
 			"$(grep -m1 -E 'error' "$out/i386-build.err" | tr -d '"\\' | head -c 300)" > "$res"
 	fi
 fi
-wait "${pids[@]}" 2> /dev/null
+[ -n "$lane_a" ] && wait "$lane_a"
 
 echo
 echo "=== make check ($flavour; $(( $(date +%s) - t0 ))s) ==="
