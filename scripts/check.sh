@@ -13,12 +13,14 @@
 #      the kretprobe step
 #   5. kernel/trace compiled for i386
 #   6. one summary line: N passed, N failed, N skipped
-# x86_64 guests run single-threaded TCG, one host core: while one boots,
-# the next kernel builds on the other core (niced), so that a cold run
-# fits its time.  FLAVOUR=base runs the same on the unpatched base (no
+# x86_64 guests run single-threaded TCG, one host thread: while they boot
+# (lane A), the next kernels build beside them at a lower priority (lane
+# B), so that a cold run fits its time; arm64's guest (two threads) may
+# boot while lane A's last guest still runs.  FLAVOUR=base runs the same on the unpatched base (no
 # debug kernel).  X86_FTRACE / ARM64_FTRACE / DEBUG_FTRACE choose ftracetest
 # cases (comma separated, relative to test.d/, globs allowed, or "all");
-# DEBUG=0 leaves the debug kernel out; ARCHS picks arches.
+# DEBUG=0 leaves the debug kernel out; ARCHS picks arches; STEPS (all
+# boots, no debug kernel), X86_STEPS or ARM64_STEPS pick guest steps.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 flavour=${FLAVOUR:-patched}
@@ -27,9 +29,13 @@ arm64_ftrace=${ARM64_FTRACE:-00basic/basic1.tc,ftrace/fgraph-filter.tc,ftrace/fu
 # The debug kernel: the function-graph cases, the instances and kprobes
 debug_ftrace=${DEBUG_FTRACE:-ftrace/fgraph-*.tc,ftrace/func_profiler.tc,instances,kprobe/kprobe_ftrace.tc,kprobe/kprobe_args.tc,kprobe/kretprobe_*.tc,kprobe/profile.tc,kprobe/busy_check.tc}
 archs=${ARCHS:-x86_64 arm64}
+for a in $archs; do
+	case "$a" in x86_64|arm64) ;; *) die "ARCHS: unknown arch '$a' (use x86_64, arm64 or both, space separated)";; esac
+done
 has_arch() { [[ " $archs " == *" $1 "* ]]; }
 debug=${DEBUG:-1}
-[ "$flavour" = base ] && debug=0
+# The base has no debug kernel; STEPS picks the steps of the plain boots only
+{ [ "$flavour" = base ] || [ -n "${STEPS:-}" ]; } && debug=0
 out=$BUILD/check-$flavour
 rm -rf "$out"; mkdir -p "$out"
 results=()
@@ -52,16 +58,16 @@ expect=(--expect-ftrace)
 
 # With the debug kernel, the x86_64 KUnit suites run there (under
 # lockdep, KASAN and UBSAN) and not again on the plain kernel
-x86_expect=("${expect[@]}"); x86_append=
-if [ "$debug" = 1 ] && [ -z "${STEPS:-}" ]; then
-	x86_expect=(--expect-ftrace); x86_append=kunit.enable=0
+x86_expect=("${expect[@]}"); x86_append=${APPEND:-}
+if [ "$debug" = 1 ]; then
+	x86_expect=(--expect-ftrace); x86_append="kunit.enable=0 $x86_append"
 fi
 
 # Lane A, in the background: the x86_64 boots, one after the other on one
 # host core (single-threaded TCG), then the debug kernel's once lane B has
 # built it (it writes x86_64-debug-build.jsonl when done)
 x86_boots() {
-	APPEND=$x86_append boot x86_64 x86_64 "${STEPS:-ftracetest,modules,ipmodify,kretprobe,clients}" \
+	APPEND=$x86_append boot x86_64 x86_64 "${STEPS:-${X86_STEPS:-ftracetest,modules,ipmodify,kretprobe,clients}}" \
 		"$x86_ftrace" "${BOOT_TIMEOUT:-1800}" "${x86_expect[@]}"
 	if [ "$flavour" = patched ] && [ -z "${STEPS:-}" ]; then
 		# The series' boot parameter for the old kretprobe path, once
@@ -71,6 +77,7 @@ x86_boots() {
 		APPEND="kunit.enable=0 kmemleak=on" boot x86_64 x86_64-kmemleak leaks none 900
 	fi
 	[ "$debug" = 1 ] || return 0
+	# Lane B writes this file whole when the build ends, however it ends
 	while [ ! -f "$out/x86_64-debug-build.jsonl" ]; do sleep 5; done
 	grep -q '"pass"' "$out/x86_64-debug-build.jsonl" || return 0
 	VARIANT=debug boot x86_64 x86_64-debug ftracetest,kretprobe "$debug_ftrace" \
@@ -79,12 +86,19 @@ x86_boots() {
 
 # Lane B, in the foreground: the builds, niced below the guest of lane A
 # while it runs, then arm64's boot (multi-threaded TCG) and i386
+kill_tree() {
+	local p
+	for p in $(pgrep -P "$1"); do kill_tree "$p"; done
+	kill "$1" 2> /dev/null
+}
 lane_a=
 if has_arch x86_64; then
 	results_of x86_64-build
 	if CLIENTS=1 build x86_64 x86_64; then
 		x86_boots &
 		lane_a=$!
+		# Stop lane A and its guest too when make check is stopped
+		trap 'kill_tree "$lane_a"; exit 130' INT TERM
 		results_of x86_64
 		[ "$flavour" = patched ] && [ -z "${STEPS:-}" ] &&
 			results_of x86_64-kretprobe_fgraph=0 x86_64-kmemleak
@@ -97,7 +111,7 @@ fi
 if has_arch arm64; then
 	results_of arm64-build
 	if (niced build arm64 arm64); then
-		boot arm64 arm64 "${STEPS:-ftracetest,kretprobe}" "$arm64_ftrace" \
+		boot arm64 arm64 "${STEPS:-${ARM64_STEPS:-ftracetest,kretprobe}}" "$arm64_ftrace" \
 			"${BOOT_TIMEOUT:-1800}" "${expect[@]}"
 		results_of arm64
 	fi

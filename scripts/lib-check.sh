@@ -14,10 +14,13 @@ build() {
 	   ! "$TOP/scripts/build-modules.sh" "$arch" "$flavour" 2>> "$out/$label-build.err" ||
 	   ! "$TOP/scripts/mkinitramfs.sh" "$arch" "$flavour" 2>> "$out/$label-build.err"; then
 		printf '{"name": "%s build", "status": "fail", "detail": "%s"}\n' "$label" \
-			"$(grep -m1 -E 'error|fail|missing' "$out/$label-build.err" | tr -d '"\\' | head -c 300)" > "$res"
+			"$(grep -m1 -E 'error|fail|missing' "$out/$label-build.err" | tr -d '"\\' | head -c 300)" > "$res.tmp"
+		mv "$res.tmp" "$res"
 		return 1
 	fi
-	echo "{\"name\": \"$label build\", \"status\": \"pass\", \"detail\": \"\"}" > "$res"
+	# Whole when it appears: the other lane waits for this file
+	echo "{\"name\": \"$label build\", \"status\": \"pass\", \"detail\": \"\"}" > "$res.tmp"
+	mv "$res.tmp" "$res"
 	stamp "$label built"
 }
 
@@ -27,7 +30,10 @@ boot() {
 	local arch=$1 label=$2 steps=$3 cases=$4 timeout=$5; shift 5
 	local log=$out/$label-boot.log
 	TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$arch" "$flavour" "$steps" "$cases" "$log" || true
-	python3 "$TOP/scripts/parse-log.py" "$log" "$label" "$@" > "$out/$label.jsonl"
+	if ! python3 "$TOP/scripts/parse-log.py" "$log" "$label" "$@" > "$out/$label.jsonl"; then
+		printf '{"name": "%s boot", "status": "fail", "detail": "no log to read (%s)"}\n' \
+			"$label" "$log" > "$out/$label.jsonl"
+	fi
 	stamp "$label booted"
 }
 # niced CMD...: run CMD at a lower priority than the guest being booted

@@ -3,9 +3,9 @@
 # bpftrace: Debian 12's x86_64 packages, installed by make setup) with the
 # shared libraries ldd lists for them into build/tools/clients-x86_64.cpio,
 # an uncompressed cpio that mkinitramfs.sh appends to the x86_64 initramfs
-# when CLIENTS=1.  The guest stays busybox: the clients run with the host's
-# dynamic loader and libraries under their own paths.  Packed again only
-# when the packages' versions change.
+# when CLIENTS=1.  The guest stays busybox (static): the clients bring
+# the host's dynamic loader (/lib64) and libraries (/lib/x86_64-linux-gnu).
+# Packed again when the packages' versions or this script change.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,7 +18,7 @@ stamp=$out.versions
 for i in "${!BINS[@]}"; do
 	[ -x "${BINS[$i]}" ] || die "${BINS[$i]} missing: run 'make setup' (apt-get install ${PKGS[*]})"
 done
-want=$(dpkg-query -W -f='${Package} ${Version}\n' "${PKGS[@]}")
+want=$(dpkg-query -W -f='${Package} ${Version}\n' "${PKGS[@]}"; sha256sum < "$0")
 if [ -f "$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 	exit 0
 fi
@@ -45,4 +45,4 @@ done
 mv "$out.tmp" "$out"
 echo "$want" > "$stamp"
 rm -rf "$root"
-info "clients: $out ($(du -h "$out" | cut -f1); $(echo "$want" | tr '\n' ',' | sed 's/,$//'))"
+info "clients: $out ($(du -h "$out" | cut -f1); $(echo "$want" | head -3 | tr '\n' ',' | sed 's/,$//'))"

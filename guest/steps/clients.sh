@@ -21,8 +21,11 @@ refused() {
 	fi
 }
 calls() { sync; uname > /dev/null; sync; uname > /dev/null; }
-# has FILE FUNC: FUNC appears in a function_graph trace in FILE
-has() { grep -q "[ |]$2()\\|[ |]$2() {\\|$2();" "$1"; }
+# has FILE FUNC: FUNC appears in a function_graph trace in FILE (as a
+# leaf "FUNC();" or an entry "FUNC() {")
+has() { grep -q "[ |]$2()" "$1"; }
+# graphed FILE FUNC: how many calls of FUNC a function_graph trace holds
+graphed() { grep -c -e "[ |]$2();" -e "[ |]$2() {" "$1"; }
 # clean WHAT: after a client, nothing stays hooked and no instance is left
 clean() {
 	left=$(cat $T/enabled_functions; ls $T/instances)
@@ -47,7 +50,7 @@ run() {
 
 # trace-cmd --version exits 255 after printing its version: read the words
 for c in trace-cmd perf bpftrace; do
-	v=$("$c" --version 2>&1 | grep -i -m1 -E 'version| v[0-9]')
+	v=$("$c" --version 2>&1 | grep -m1 -E "^$c (version )?v?[0-9]")
 	if [ -z "$v" ]; then
 		res FAIL "$c runs in the guest ($("$c" --version 2>&1 | head -1))"
 		exit 0
@@ -101,8 +104,10 @@ if [ $rc != 0 ] && grep -q -i -e 'function_graph' -e 'invalid' -e 'failed' /tmp/
 	# trace-cmd exits on the refusal without removing the instances it made
 	res SKIP "trace-cmd record leaves enabled_functions empty and no instance behind (trace-cmd record exited $rc on the refusal, leaving: $(ls $T/instances | tr '\n' ' '))"
 else
-	has rec.txt $F1 && has rec.txt $F2 && grep -q 'ra' rec.txt && grep -q 'rb' rec.txt
-	check $? "trace-cmd report shows $F1 (instance ra) and $F2 (instance rb)" "record exit $rc, $(grep -c . rec.txt) lines"
+	# report prefixes each event with its buffer's name
+	grep -q "^ *ra: .*[ |]$F1()" rec.txt && grep -q "^ *rb: .*[ |]$F2()" rec.txt &&
+		! grep -q "^ *ra: .*[ |]$F2()" rec.txt && ! grep -q "^ *rb: .*[ |]$F1()" rec.txt
+	check $? "trace-cmd report shows $F1 in instance ra only and $F2 in rb only" "record exit $rc, $(grep -c . rec.txt) lines"
 	clean "trace-cmd record"
 fi
 reset_all
@@ -122,8 +127,8 @@ else
 	echo 0 > $T/instances/pf/tracing_on
 	cat $T/instances/pf/trace > pf.txt
 	sed 's/^/    pf: /' pf.txt | grep -v '^    pf: #' | head -6
-	[ $prc = 0 ] && has perf.txt $F1 && ! has perf.txt $F2
-	check $? "perf ftrace -G $F1 shows $F1's graph and not $F2" "exit $prc, $(grep -c . perf.txt) lines"
+	[ $prc = 0 ] && grep -q "[ |]$F1() {" perf.txt
+	check $? "perf ftrace -G $F1 shows $F1's graph" "exit $prc, $(grep -c . perf.txt) lines"
 	has pf.txt $F2 && ! has pf.txt $F1
 	check $? "instance pf beside perf ftrace holds $F2 and not $F1" "$(grep -c . pf.txt) lines"
 	echo nop > $T/instances/pf/current_tracer
@@ -144,7 +149,7 @@ SHOW=20 run bpftrace -e "kprobe:$F1 { @entries = count(); } kretprobe:$F1 { @ret
 brc=$?
 cp /tmp/client.out bpf.txt
 echo 0 > $T/tracing_on
-n=$(grep -c "$F1();" $T/trace)
+n=$(graphed $T/trace $F1)
 e=$(sed -n 's/^@entries: //p' bpf.txt)
 r=$(sed -n 's/^@returns: //p' bpf.txt)
 [ $brc = 0 ] && [ "$e" = 7 ] && [ "$r" = 7 ]
@@ -152,5 +157,8 @@ check $? "bpftrace kprobe and kretprobe on $F1 beside function_graph count 7 cal
 	"exit $brc, entries=$e returns=$r"
 [ "$n" = 7 ]
 check $? "the function_graph trace of $F1 beside bpftrace holds all 7 calls" "$n"
-reset_all
+# What this step set up itself, then what bpftrace may have left
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
 clean "bpftrace"
+reset_all

@@ -92,7 +92,7 @@ def debug_kernel_reports_fail_and_are_shown():
     assert r['x boot'][0] == 'pass' and r['x kunit fgraph_demo.two_users'][0] == 'pass'
     status, detail = r['x kernel log clean']
     assert status == 'fail'
-    assert detail.count('BUG: KASAN: slab-use-after-free') == 2, detail  # headline + report
+    assert detail.count('BUG: KASAN: use-after-free') == 2, detail  # headline + report
     assert 'WARNING: possible circular locking dependency detected' in detail
     assert 'Read of size 8' in detail and 'ftrace_return_to_handler' in detail, detail
     assert 'register_ftrace_graph' not in detail, 'only the first report is shown whole'
@@ -116,6 +116,20 @@ def kcsan_reports_outside_the_series_do_not_fail():
     only_base = {'caller_thread'}
     r = results('kcsan.log', kcsan_scope=only_base)
     assert r['x kernel log clean'][0] == 'pass', 'a frame below the race is not the race'
+
+
+@test
+def kcsan_scope_from_the_command_line():
+    """--kcsan-scope reads its file; an empty one is refused rather than
+    letting every report pass."""
+    log = os.path.join(DATA, 'kcsan.log')
+    cmd = [sys.executable, os.path.join(TOP, 'scripts', 'parse-log.py'), log, 'x', '--kcsan-scope']
+    p = subprocess.run(cmd + [os.path.join(DATA, 'kcsan-scope.txt')], capture_output=True, text=True)
+    r = {json.loads(l)['name']: json.loads(l)['status'] for l in p.stdout.splitlines()}
+    assert p.returncode == 0 and r['x kernel log clean'] == 'fail', p.stdout + p.stderr
+    with tempfile.NamedTemporaryFile('w') as empty:
+        p = subprocess.run(cmd + [empty.name], capture_output=True, text=True)
+    assert p.returncode == 2 and 'names no function' in p.stderr, p.stderr
 
 
 @test
