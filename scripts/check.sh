@@ -16,8 +16,8 @@
 # x86_64 guests run single-threaded TCG, one host thread: while they boot
 # (lane A), the next kernels build beside them at a lower priority (lane
 # B), so that a cold run fits its time; arm64's guest (two threads) may
-# boot while lane A's last guest still runs.  FLAVOUR=base runs the same on the unpatched base (no
-# debug kernel).  X86_FTRACE / ARM64_FTRACE / DEBUG_FTRACE choose ftracetest
+# boot while lane A's last guest still runs.  FLAVOUR=base runs the same
+# on the unpatched base (no debug kernel).  X86_FTRACE / ARM64_FTRACE / DEBUG_FTRACE choose ftracetest
 # cases (comma separated, relative to test.d/, globs allowed, or "all");
 # DEBUG=0 leaves the debug kernel out; ARCHS picks arches; STEPS (all
 # boots, no debug kernel), X86_STEPS or ARM64_STEPS pick guest steps.
