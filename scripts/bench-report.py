@@ -123,23 +123,30 @@ def main():
             if flavour != 'patched' or not ic:
                 continue
             k1, base = ns(ic, 'k1'), ref['icount']
+            base_ic = data.get((arch, 'base', 'icount'), {})
             checks = []
+            k1_limit = 1.04 if arch == 'x86_64' else 1.10
             if k1 is not None and base:
-                checks.append(('k1 <= 1.05 x base k1', k1 / base, 1.05))
-            if ns(ic, 'k1notime') is not None and base:
-                checks.append(('k1notime <= 1.05 x base k1',
-                               ns(ic, 'k1notime') / base, 1.05))
+                checks.append((f'k1 <= {k1_limit} x base k1', k1 / base, k1_limit))
             if k1 and ns(ic, 'k16one') is not None:
-                checks.append(('k16one <= 1.2 x k1', ns(ic, 'k16one') / k1, 1.2))
+                checks.append(('k16one <= 1.10 x k1', ns(ic, 'k16one') / k1, 1.10))
             for n in (2, 4, 8, 16):
                 v = ns(ic, f'k{n}')
                 if k1 and v is not None:
-                    checks.append((f'k{n}: each extra user <= 0.25 x k1',
-                                   (v - k1) / (n - 1) / k1, 0.25))
-            if depth and mem:
-                checks.append(('>= 50 nested frames, 16 users, <= 4096 bytes',
-                               int(depth['nested_frames']) >= 50 and
-                               int(mem['shadow_stack_bytes_per_task']) <= 4096, True))
+                    checks.append((f'k{n}: each extra user <= 0.20 x k1',
+                                   (v - k1) / (n - 1) / k1, 0.20))
+            if ns(ic, 'tracer') is not None and ns(base_ic, 'tracer'):
+                checks.append(('function_graph tracer <= 1.00 x base tracer',
+                               ns(ic, 'tracer') / ns(base_ic, 'tracer'), 1.00))
+            reg, breg = ic.get('reg1000'), base_ic.get('reg1000')
+            if reg and breg and int(breg['register_ns']):
+                r = int(reg['register_ns']) / int(breg['register_ns'])
+                print(f'registration, 1000-function filter (icount): 16th fgraph user '
+                      f'{int(reg["register_ns"]) / 1e6:.2f} ms, 6.1 ftrace_ops '
+                      f'{int(breg["register_ns"]) / 1e6:.2f} ms (unregistration '
+                      f'{int(reg["unregister_ns"]) / 1e6:.2f} ms against '
+                      f'{int(breg["unregister_ns"]) / 1e6:.2f} ms)')
+                checks.append(('16th user, 1000 functions <= 2 x 6.1 ops', r, 2.0))
             print('targets (icount):')
             for what, got, limit in checks:
                 if isinstance(limit, bool):

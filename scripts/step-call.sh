@@ -23,18 +23,14 @@ command -v $gdb >/dev/null || die "$gdb is missing: apt-get install $gdb"
 obj=$BUILD/obj-$arch-$flavour
 [ -f "$obj/vmlinux" ] && [ -f "$obj/initramfs.cpio.gz" ] ||
 	die "no $flavour kernel or initramfs in $obj: run make bench (or scripts/build.sh, build-modules.sh and mkinitramfs.sh) first"
-# Where the benchmark's calls enter fgraph (STEP_SYM= overrides): several
-# users on one function come through ftrace's list function; arm64 sends
-# the one user of k16one there too (it has no trampoline per ftrace_ops)
-case $flavour:$arch:$case_ in
-base:*) sym=function_graph_enter;;
-*:arm64:k16one) sym=__fgraph_hook_gathered_one;;
-*:k1|*:k1notime|*:k16one) sym=fgraph_hook_user;;
-*) sym=__fgraph_hook_gathered;;
+# Where the benchmark's calls enter fgraph (STEP_SYM= overrides)
+case $flavour in
+base) sym=function_graph_enter;;
+*) sym=fgraph_hook;;
 esac
 sym=${STEP_SYM:-$sym}
 # Which of its arguments is the traced function: the first of the core's
-# hooks (fgraph_hook_user() and the like), the second of the entries
+# hook (fgraph_hook()), the second of the entries
 case $sym in
 *fgraph_hook*) farg=1;;
 *) farg=2;;

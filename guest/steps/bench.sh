@@ -6,7 +6,7 @@
 T=/sys/kernel/tracing
 ko=/harness/modules/fgraph_bench.ko
 calls=1000000; rounds=5
-cases=k1,k1notime,k2,k4,k8,k16,k16one,data4,kretprobe,depth,mem,loop_plain
+cases=k1,k1notime,k2,k4,k8,k16,k16one,data4,kretprobe,depth,mem,reg1000,loop_plain
 for w in $(cat /proc/cmdline); do
 	case "$w" in
 	harness.bench_calls=*) calls=${w#harness.bench_calls=};;

@@ -26,6 +26,10 @@
  *   depth            16 users on a recursive function: how many nested
  *                    frames fit on the shadow stack
  *   mem              shadow stack bytes per task and for all tasks
+ *   reg1000          the time to register, and to unregister, a user whose
+ *                    filter holds the 1000 functions fgraph_bench_fn_*:
+ *                    the 16th user beside 15 others with the series, one
+ *                    plain ftrace_ops on the base (6.1 has no such user)
  *   kretprobe        a kretprobe on the function with an entry handler
  *                    keeping the argument (8 bytes of data) and a return
  *                    handler checking the return value: the per-call cost
@@ -87,6 +91,30 @@ noinline int fgraph_bench_recurse(int depth)
 	/* Not a loop nor a tail call: every level has its own frame */
 	barrier();
 	return ret + 1;
+}
+
+/*
+ * The 1000 functions of the registration case, fgraph_bench_fn_000 to
+ * _999 (no_icf: the compiler must not fold them into one)
+ */
+#define BENCH_FN(n)							\
+	noinline __attribute__((__no_icf__)) int fgraph_bench_fn_##n(int x) \
+	{ barrier(); return x + 1; }
+#define BENCH_FN10(n)	BENCH_FN(n##0) BENCH_FN(n##1) BENCH_FN(n##2)	\
+	BENCH_FN(n##3) BENCH_FN(n##4) BENCH_FN(n##5) BENCH_FN(n##6)	\
+	BENCH_FN(n##7) BENCH_FN(n##8) BENCH_FN(n##9)
+#define BENCH_FN100(n)	BENCH_FN10(n##0) BENCH_FN10(n##1) BENCH_FN10(n##2) \
+	BENCH_FN10(n##3) BENCH_FN10(n##4) BENCH_FN10(n##5) BENCH_FN10(n##6) \
+	BENCH_FN10(n##7) BENCH_FN10(n##8) BENCH_FN10(n##9)
+BENCH_FN100(0) BENCH_FN100(1) BENCH_FN100(2) BENCH_FN100(3) BENCH_FN100(4)
+BENCH_FN100(5) BENCH_FN100(6) BENCH_FN100(7) BENCH_FN100(8) BENCH_FN100(9)
+
+#define BENCH_FN_GLOB	"fgraph_bench_fn_*"
+
+static void bench_report_reg(const char *kind, u64 reg, u64 unreg, bool ok)
+{
+	pr_info("case=reg1000 kind=%s register_ns=%llu unregister_ns=%llu ok=%d\n",
+		kind, reg, unreg, ok);
 }
 
 static u64 bench_loop(void)
@@ -270,16 +298,6 @@ static int bench_start(int k, int matching, const char *func,
 	return 0;
 }
 
-/*
- * Measure the steady state: for a while after each code update, until the
- * tasks inside ftrace_caller have left it, fgraph tests the filter of a
- * user that ftrace_caller calls directly (ftrace_calls_unsettled).
- */
-static void bench_settle(void)
-{
-	ftrace_wait_calls_settled();
-}
-
 static void bench_users(const char *name, int k, int matching, int data_words,
 			unsigned long flags)
 {
@@ -292,7 +310,6 @@ static void bench_users(const char *name, int k, int matching, int data_words,
 	if (bench_start(k, matching, "fgraph_bench_target",
 			"fgraph_bench_other", data_words, !data_words, flags))
 		return;
-	bench_settle();
 	traced = bench_median();
 	bench_stop(k);
 	want = (long)calls * n;
@@ -332,6 +349,32 @@ static int bench_k1(void)
 {
 	bench_users("k1", 1, 1, 0, 0);
 	return 0;
+}
+
+/* The 16th user, with a filter of 1000 functions, beside 15 others */
+static void bench_reg1000(void)
+{
+	struct bench_user *u = &busers[BENCH_MAX_USERS - 1];
+	u64 t0, t1, t2;
+	int ret;
+
+	if (bench_start(BENCH_MAX_USERS - 1, BENCH_MAX_USERS - 1,
+			"fgraph_bench_other", NULL, 0, true, 0))
+		return;
+	u->gops.entryfunc = bench_count_entry;
+	u->gops.retfunc = bench_count_return;
+	ret = ftrace_set_filter(&u->gops.ops, (unsigned char *)BENCH_FN_GLOB,
+				strlen(BENCH_FN_GLOB), 0);
+	t0 = local_clock();
+	if (!ret)
+		ret = register_ftrace_graph(&u->gops);
+	t1 = local_clock();
+	if (!ret)
+		unregister_ftrace_graph(&u->gops);
+	t2 = local_clock();
+	ftrace_free_filter(&u->gops.ops);
+	bench_stop(BENCH_MAX_USERS - 1);
+	bench_report_reg("fgraph16", t1 - t0, t2 - t1, !ret);
 }
 
 #else /* !FGRAPH_MULTI_USER: the unpatched 6.1 base */
@@ -400,6 +443,34 @@ static int bench_k1(void)
 		     atomic_long_read(&base_returns) == want);
 	return 0;
 }
+
+static void bench_plain_func(unsigned long ip, unsigned long parent_ip,
+			     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops bench_plain_ops = {
+	.func	= bench_plain_func,
+};
+
+/* One ftrace_ops with a filter of 1000 functions: 6.1's cost of that */
+static void bench_reg1000(void)
+{
+	u64 t0, t1, t2;
+	int ret;
+
+	ret = ftrace_set_filter(&bench_plain_ops, (unsigned char *)BENCH_FN_GLOB,
+				strlen(BENCH_FN_GLOB), 0);
+	t0 = local_clock();
+	if (!ret)
+		ret = register_ftrace_function(&bench_plain_ops);
+	t1 = local_clock();
+	if (!ret)
+		unregister_ftrace_function(&bench_plain_ops);
+	t2 = local_clock();
+	ftrace_free_filter(&bench_plain_ops);
+	bench_report_reg("ftrace_ops", t1 - t0, t2 - t1, !ret);
+}
 #endif /* FGRAPH_MULTI_USER */
 
 static atomic_long_t krp_entries, krp_returns;
@@ -447,7 +518,6 @@ static void bench_kretprobe(void)
 		path = "fgraph";
 #endif
 #ifdef FGRAPH_MULTI_USER
-	bench_settle();
 #endif
 	traced = bench_median();
 	unregister_kretprobe(&bench_krp);
@@ -525,6 +595,8 @@ static void bench_run(void)
 		bench_report("loop_tracer", 0, bench_median(), 0, true);
 	if (want_case("mem"))
 		bench_mem();
+	if (want_case("reg1000"))
+		bench_reg1000();
 	pr_info("done\n");
 }
 
