@@ -100,9 +100,37 @@ else
 	res FAIL "slots of the forgotten users are reusable ($n of 16 users)"
 fi
 
+# The functions a user traces leave with their module, and do not come
+# back with it: an instance's function_graph filters ten functions of
+# fgraph_bench; once the module is gone, and loaded again (often at the
+# same address), fgraph's ftrace_ops traces none of them.
+b=/harness/modules/fgraph_bench.ko
+d=$T/instances/modgone
+fn_addr() { grep ' fgraph_bench_fn_000	' /proc/kallsyms | cut -d' ' -f1; }
+if insmod $b cases=none && mkdir $d &&
+	echo 'fgraph_bench_fn_00*' > $d/set_ftrace_filter &&
+	echo function_graph > $d/current_tracer; then
+	before=$(grep -c '\[fgraph_bench\]' $T/enabled_functions)
+	addr=$(fn_addr)
+	rmmod fgraph_bench
+	insmod $b cases=none
+	after=$(grep -c '\[fgraph_bench\]' $T/enabled_functions)
+	same=no
+	[ "$(fn_addr)" = "$addr" ] && same=yes
+	if [ "$before" = 10 ] && [ "$after" = 0 ]; then
+		res PASS "a module's functions leave fgraph's filter with it (same address again: $same)"
+	else
+		res FAIL "a module's functions leave fgraph's filter with it ($before before, $after after reload at the same address: $same)"
+	fi
+else
+	res FAIL "a module's functions leave fgraph's filter with it (set-up failed)"
+fi
+echo nop > $d/current_tracer 2>/dev/null
+rmdir $d 2>/dev/null
+rmmod fgraph_bench 2>/dev/null
+
 # A quick form of the benchmark: it runs and its users see every call
 # (timings are for `make bench`, not asserted here).
-b=/harness/modules/fgraph_bench.ko
 mark bench
 if insmod $b calls=2000 rounds=1 cases=k1,k4,k16one,data4,depth,mem && rmmod fgraph_bench &&
 	[ "$(since bench 'fgraph_bench: case=k' | grep -c 'ok=1')" = 3 ] &&

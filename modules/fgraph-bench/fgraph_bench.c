@@ -355,6 +355,7 @@ static int bench_k1(void)
 static void bench_reg1000(void)
 {
 	struct bench_user *u = &busers[BENCH_MAX_USERS - 1];
+	char glob[] = BENCH_FN_GLOB;	/* the filter parser writes into it */
 	u64 t0, t1, t2;
 	int ret;
 
@@ -363,8 +364,7 @@ static void bench_reg1000(void)
 		return;
 	u->gops.entryfunc = bench_count_entry;
 	u->gops.retfunc = bench_count_return;
-	ret = ftrace_set_filter(&u->gops.ops, (unsigned char *)BENCH_FN_GLOB,
-				strlen(BENCH_FN_GLOB), 0);
+	ret = ftrace_set_filter(&u->gops.ops, glob, strlen(glob), 0);
 	t0 = local_clock();
 	if (!ret)
 		ret = register_ftrace_graph(&u->gops);
@@ -456,11 +456,11 @@ static struct ftrace_ops bench_plain_ops = {
 /* One ftrace_ops with a filter of 1000 functions: 6.1's cost of that */
 static void bench_reg1000(void)
 {
+	char glob[] = BENCH_FN_GLOB;	/* the filter parser writes into it */
 	u64 t0, t1, t2;
 	int ret;
 
-	ret = ftrace_set_filter(&bench_plain_ops, (unsigned char *)BENCH_FN_GLOB,
-				strlen(BENCH_FN_GLOB), 0);
+	ret = ftrace_set_filter(&bench_plain_ops, glob, strlen(glob), 0);
 	t0 = local_clock();
 	if (!ret)
 		ret = register_ftrace_function(&bench_plain_ops);
