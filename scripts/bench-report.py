@@ -138,6 +138,13 @@ def main():
             if ns(ic, 'tracer') is not None and ns(base_ic, 'tracer'):
                 checks.append(('function_graph tracer <= 1.00 x base tracer',
                                ns(ic, 'tracer') / ns(base_ic, 'tracer'), 1.00))
+            # Kretprobes on fgraph must not cost more than 6.1's (rethook on
+            # x86_64, breakpoint and trampoline on arm64)
+            krp_limit = 1.00 if arch == 'x86_64' else 0.80
+            if ns(ic, 'kretprobe') is not None and ns(base_ic, 'kretprobe'):
+                checks.append((f'kretprobe <= {krp_limit:.2f} x base kretprobe',
+                               ns(ic, 'kretprobe') / ns(base_ic, 'kretprobe'),
+                               krp_limit))
             reg, breg = ic.get('reg1000'), base_ic.get('reg1000')
             if reg and breg and int(breg['register_ns']):
                 r = int(reg['register_ns']) / int(breg['register_ns'])

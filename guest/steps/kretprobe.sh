@@ -57,21 +57,104 @@ if echo 'r:krtread vfs_read ret=$retval' > $T/kprobe_events; then
 	echo 1 > $T/events/kprobes/krtread/enable
 	# dd, not cat: busybox cat may use sendfile, which is not vfs_read
 	for i in 1 2 3 4 5; do dd if=/proc/version of=/dev/null 2> /dev/null; done
+	line=$(grep '^[0-9a-f]*  *r  *vfs_read+0x0 ' /sys/kernel/debug/kprobes/list)
 	echo 0 > $T/events/kprobes/krtread/enable
 	prof=$(grep krtread $T/kprobe_profile); echo "$prof"
 	set -- $prof
 	[ "${2:-0}" -ge 5 ] && [ "${3:-1}" = 0 ] && grep -q 'krtread:.* ret=0x[1-9a-f]' $T/trace
 	check $? "r: event on vfs_read: \$retval traced, kprobe_profile counts hits and no misses" "$prof"
-	listed=0
-	grep -q '^[0-9a-f]*  *r  *vfs_read+0x0' /sys/kernel/debug/kprobes/list && listed=1
-	if grep -qw kretprobe_fgraph=0 /proc/cmdline; then
-		[ $listed = 1 ]
-		check $? "kretprobe_fgraph=0: the r: event is a kprobe in debugfs kprobes/list" "$(cat /sys/kernel/debug/kprobes/list)"
+	# Listed in debugfs kprobes/list on either path; [FGRAPH] marks the
+	# kretprobes on the fgraph shadow stack
+	if grep -qw kretprobe_fgraph=0 /proc/cmdline ||
+	   [ "$HARNESS_FLAVOUR" = base ]; then
+		[ -n "$line" ] && ! echo "$line" | grep -q -e FGRAPH -e DISABLED
+		check $? "the r: event is listed in debugfs kprobes/list as a kprobe" "$(cat /sys/kernel/debug/kprobes/list)"
 	else
-		[ $listed = 0 ]
-		check $? "the r: event rides on fgraph: no kprobe in debugfs kprobes/list" "$(cat /sys/kernel/debug/kprobes/list)"
+		echo "$line" | grep -q '\[FGRAPH\]' && ! echo "$line" | grep -q DISABLED
+		check $? "the r: event is listed in debugfs kprobes/list, marked [FGRAPH]" "$(cat /sys/kernel/debug/kprobes/list)"
 	fi
+	line=$(grep '^[0-9a-f]*  *r  *vfs_read+0x0 ' /sys/kernel/debug/kprobes/list)
+	echo "$line" | grep -q '\[DISABLED\]'
+	check $? "a disabled r: event is listed [DISABLED]" "$line"
 	echo > $T/kprobe_events
 else
 	res FAIL "r: event on vfs_read accepted"
 fi
+
+# The registers kretprobe handlers see (modules/kretprobe-test/krt_regs.c):
+# a target that is an ftrace location (the fgraph path on the series'
+# kernel, a kprobe on ftrace or a breakpoint elsewhere) and a notrace one
+# (a breakpoint kprobe everywhere), called with known arguments and known
+# callee-saved registers. Both must give the values a kprobe gives.
+if [ ! -f $M/kretprobe_regs.ko ]; then
+	res SKIP "kretprobe_regs module (not built for this kernel)"
+	exit 0
+fi
+mark kretprobe_regs
+if ! insmod $M/kretprobe_regs.ko; then
+	res FAIL "load kretprobe_regs.ko"
+	exit 0
+fi
+regs() { dmesg | sed -n "/fgraph-harness-mark kretprobe_regs\$/,\$p" | grep -m1 "kretprobe_regs: target=$1 "; }
+want_path=fgraph
+if grep -qw kretprobe_fgraph=0 /proc/cmdline || [ "$HARNESS_FLAVOUR" = base ]; then
+	want_path=kprobe
+fi
+for t in traced untraced; do
+	r=$(regs $t); echo "$r"
+	p=$want_path; [ $t = untraced ] && p=kprobe
+	[ "$(field "$r" path)" = $p ] && [ "$(field "$r" calls)" = 2 ] &&
+		[ "$(field "$r" override)" = ok ] && [ "$(field "$r" mismatches)" = none ]
+	check $? "kretprobe on a $t function (path=$p): arguments, callee-saved registers, sp and ip at entry and return as a kprobe gives them; the return handler can change the return value" "$r"
+done
+
+# Tools see the same on both paths: an r: event and a BPF kretprobe on the
+# traced target (the fgraph path unless kretprobe_fgraph=0, a kprobe on the
+# base) read the return value, the callee-saved registers and the word at
+# the stack pointer, which the module's helper set to known values; every
+# path must print exactly those. (Both refuse notrace functions: the
+# untraced target is the module's own check.)
+case $(uname -m) in
+x86_64)	ev_regs="bx=%bx bp=%bp r12=%r12 r13=%r13 r14=%r14 r15=%r15"
+	ev_want="ret=0x1 bx=0x6b72740000000000 bp=0x6b72740000000001 r12=0x6b72740000000002 r13=0x6b72740000000003 r14=0x6b72740000000004 r15=0x6b72740000000005 mem=0x6b72746d"
+	bpf_regs='reg("bx"), reg("bp"), reg("r12"), reg("r13"), reg("r14"), reg("r15")'
+	bpf_fmt="%lx %lx %lx %lx %lx %lx"
+	bpf_want="1 6b72740000000000 6b72740000000001 6b72740000000002 6b72740000000003 6b72740000000004 6b72740000000005";;
+*)	ev_regs="x19=%x19 x20=%x20 x21=%x21 x22=%x22 x23=%x23 x24=%x24 x25=%x25 x26=%x26 x27=%x27 x28=%x28"
+	ev_want="ret=0x1 x19=0x6b72740000000000 x20=0x6b72740000000001 x21=0x6b72740000000002 x22=0x6b72740000000003 x23=0x6b72740000000004 x24=0x6b72740000000005 x25=0x6b72740000000006 x26=0x6b72740000000007 x27=0x6b72740000000008 x28=0x6b72740000000009 mem=0x6b72746d"
+	bpf_regs=;;
+esac
+krt_call() { echo 1 > /sys/module/kretprobe_regs/parameters/call; }
+echo > $T/trace
+if echo "r:krt_traced krt_regs_traced ret=\$retval $ev_regs mem=+0(%sp):x64" > $T/kprobe_events; then
+	echo 1 > $T/events/kprobes/krt_traced/enable
+	krt_call
+	echo 0 > $T/events/kprobes/krt_traced/enable
+	got=$(grep -m1 "krt_traced:" $T/trace | sed 's/.*krt_traced: ([^)]*) //')
+	echo "    $got"
+	[ "$got" = "$ev_want" ]
+	check $? "an r: event's \$retval, register and memory fetches read what a kprobe reads (path=$want_path)" "got: $got; want: $ev_want"
+	echo > $T/kprobe_events
+else
+	res FAIL "r: event on krt_regs_traced accepted"
+fi
+
+if ! command -v bpftrace > /dev/null; then
+	res SKIP "BPF kretprobe reads what a kprobe reads (no bpftrace in this guest: the tracing clients are packed for x86_64 only, by make check's CLIENTS=1)"
+elif [ -z "$bpf_regs" ]; then
+	res SKIP "BPF kretprobe reads what a kprobe reads (no register list for $(uname -m))"
+else
+	export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
+	# (No memory read: a pointer cast has bpftrace parse C with kernel
+	# headers, which the guest lacks; the r: event reads the stack.)
+	prog="kretprobe:krt_regs_traced { printf(\"T %lx $bpf_fmt\\n\", retval, $bpf_regs); }"
+	# bpftrace -c splits its command at spaces, without a shell's quoting
+	echo 'echo 1 > /sys/module/kretprobe_regs/parameters/call' > /tmp/krt-call.sh
+	bpftrace -e "$prog" -c '/bin/sh /tmp/krt-call.sh' > /tmp/krt-bpf.out 2>&1
+	brc=$?
+	sed 's/^/    /' /tmp/krt-bpf.out | head -6
+	got=$(sed -n 's/^T //p' /tmp/krt-bpf.out)
+	[ $brc = 0 ] && [ "$got" = "$bpf_want" ]
+	check $? "a bpftrace kretprobe reads the return value and registers a kprobe reads (path=$want_path)" "exit $brc; got: $got; want: $bpf_want"
+fi
+rmmod kretprobe_regs

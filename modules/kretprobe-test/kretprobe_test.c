@@ -147,7 +147,7 @@ static void krt_counts_reset(void)
 
 static void krt_report(const char *phase, int n, int ret)
 {
-	pr_info("kretprobe_test: phase=%s threads=%d entries=%d returns=%d good=%d bad=%d nmissed=%d path=%s%s\n",
+	pr_info("kretprobe_test: phase=%s threads=%d entries=%d returns=%d good=%d bad=%d nmissed=%lu path=%s%s\n",
 		phase, n, atomic_read(&krt_entries), atomic_read(&krt_returns),
 		atomic_read(&krt_good), atomic_read(&krt_bad),
 		krt_probe.nmissed + krt_probe.kp.nmissed, krt_path(),

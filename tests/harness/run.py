@@ -284,6 +284,7 @@ def bench_report_ratios_and_targets():
         base = log('b', ['case=k1 users=1 calls=10 ns_per_call=100.0 untraced_ns=5 ok=1',
                          'case=loop_plain users=0 calls=10 ns_per_call=5.0 untraced_ns=0 ok=1',
                          'case=loop_tracer users=0 calls=10 ns_per_call=405.0 untraced_ns=0 ok=1',
+                         'case=kretprobe users=1 calls=10 ns_per_call=400.0 untraced_ns=5 ok=1',
                          'case=reg1000 kind=ftrace_ops register_ns=1000 unregister_ns=9000 ok=1'])
         pat = log('p', ['case=k1 users=1 calls=10 ns_per_call=104.0 untraced_ns=5 ok=1',
                         'case=k1notime users=1 calls=10 ns_per_call=98.0 untraced_ns=5 ok=1',
@@ -291,6 +292,7 @@ def bench_report_ratios_and_targets():
                         'case=k2 users=2 calls=10 ns_per_call=120.0 untraced_ns=5 ok=0',
                         'case=loop_plain users=0 calls=10 ns_per_call=5.0 untraced_ns=0 ok=1',
                         'case=loop_tracer users=0 calls=10 ns_per_call=505.0 untraced_ns=0 ok=1',
+                        'case=kretprobe users=1 calls=10 ns_per_call=900.0 untraced_ns=5 ok=1',
                         'case=reg1000 kind=fgraph16 register_ns=1500 unregister_ns=9900 ok=1'])
         out = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'bench-report.py'),
                               f'x86_64:base:icount:{base}', f'x86_64:patched:icount:{pat}'],
@@ -303,6 +305,7 @@ def bench_report_ratios_and_targets():
         # loop_tracer - loop_plain: 500 against the base's 400
         assert re.search(r'function_graph tracer <= 1.00 x base tracer +1.25  MISSED', t), t
         assert re.search(r'16th user, 1000 functions <= 2 x 6.1 ops +1.50  met', t), t
+        assert re.search(r'kretprobe <= 1.00 x base kretprobe +2.25  MISSED', t), t
         assert 'tracer' in t and '500.0' in t, t
         assert 'NO' in t, t
     assert rep.fmt(None) == '-'
