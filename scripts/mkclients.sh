@@ -1,13 +1,51 @@
 #!/bin/bash
-# mkclients.sh: pack the tracing clients people use (trace-cmd, perf,
-# bpftrace: Debian 12's x86_64 packages, installed by make setup) with the
-# shared libraries ldd lists for them into build/tools/clients-x86_64.cpio,
-# an uncompressed cpio that mkinitramfs.sh appends to the x86_64 initramfs
-# when CLIENTS=1.  The guest stays busybox (static): the clients bring
-# the host's dynamic loader (/lib64) and libraries (/lib/x86_64-linux-gnu).
+# mkclients.sh [ARCH]: pack the tracing clients people use into
+# build/tools/clients-ARCH.cpio, an uncompressed cpio that mkinitramfs.sh
+# places first in the initramfs when CLIENTS=1.  The guest stays busybox
+# (static): the clients bring their dynamic loader and libraries.
+#   x86_64 (default): trace-cmd, perf and bpftrace, Debian 12's packages
+#	installed by make setup, with the shared libraries ldd lists.
+#   arm64: bpftrace only, from Debian 12's arm64 packages (apt-get download
+#	of bpftrace:arm64 and everything it depends on; make setup added the
+#	arm64 architecture), unpacked whole but for their documentation.
 # Packed again when the packages' versions or this script change.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+if [ "${1:-x86_64}" = arm64 ]; then
+	out=$BUILD/tools/clients-arm64.cpio
+	stamp=$out.versions
+	pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests \
+		--no-conflicts --no-breaks --no-replaces --no-enhances bpftrace:arm64 2>/dev/null |
+		grep '^[a-z]' | sort -u)
+	case "$pkgs" in
+	*bpftrace:arm64*) ;;
+	*) die "apt knows no bpftrace:arm64: run 'make setup' (dpkg --add-architecture arm64; apt-get update)";;
+	esac
+	want=$(apt-cache policy $pkgs | awk '/^[a-z]/ {p=$1} /Candidate:/ {print p, $2}'
+		sha256sum < "$0")
+	if [ -f "$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+		exit 0
+	fi
+	debs=$BUILD/tools/debs-arm64
+	rm -rf "$debs"; mkdir -p "$debs"
+	# shellcheck disable=SC2086
+	(cd "$debs" && apt-get download -q $pkgs > "$debs/download.log" 2>&1) ||
+		die "apt-get download of bpftrace:arm64 and its dependencies failed, see $debs/download.log"
+	root=$BUILD/tools/clients-root-arm64
+	rm -rf "$root"; mkdir -p "$root"
+	for d in "$debs"/*.deb; do
+		dpkg-deb -x "$d" "$root"
+	done
+	rm -rf "$root/usr/share" "$root/etc" "$root/sbin" "$root/usr/sbin" "$root/usr/lib/aarch64-linux-gnu/gconv"
+	[ -x "$root/usr/bin/bpftrace" ] || die "bpftrace:arm64 unpacked without usr/bin/bpftrace"
+	(cd "$root" && find . | cpio -o -H newc --quiet -R 0:0) > "$out.tmp"
+	mv "$out.tmp" "$out"
+	echo "$want" > "$stamp"
+	rm -rf "$root" "$debs"
+	info "clients: $out ($(du -h "$out" | cut -f1); $(echo "$want" | grep -m1 '^bpftrace'))"
+	exit 0
+fi
 
 BINS=(/usr/bin/trace-cmd /usr/bin/perf /usr/bin/bpftrace)
 PKGS=(trace-cmd linux-perf bpftrace)

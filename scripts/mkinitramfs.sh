@@ -2,7 +2,7 @@
 # mkinitramfs.sh ARCH FLAVOUR: build obj-ARCH-FLAVOUR/initramfs.cpio.gz with
 # busybox, the guest runner, the kernel's modules and the ftrace kselftests
 # of the same tree (plus any extra guest files in guest/ and the built test
-# modules under obj/extra-modules; with CLIENTS=1 on x86_64, the tracing
+# modules under obj/extra-modules; with CLIENTS=1, the tracing
 # clients of scripts/mkclients.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -45,13 +45,14 @@ done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'root:x:0:' > "$root/etc/group"
 echo '127.0.0.1 localhost' > "$root/etc/hosts"
-# CLIENTS=1 (x86_64): trace-cmd, perf and bpftrace with their libraries
-# (scripts/mkclients.sh), an uncompressed cpio placed first, so that the
-# kernel finds it at offset 0 and then the gzip archive after it.
+# CLIENTS=1: the tracing clients with their libraries (scripts/mkclients.sh;
+# x86_64: trace-cmd, perf and bpftrace; arm64: bpftrace), an uncompressed
+# cpio placed first, so that the kernel finds it at offset 0 and then the
+# gzip archive after it.
 rm -f "$obj/initramfs.cpio.gz"
-if [ "${CLIENTS:-0}" = 1 ] && [ "$arch" = x86_64 ]; then
-	"$TOP/scripts/mkclients.sh"
-	cp "$BUILD/tools/clients-x86_64.cpio" "$obj/initramfs.cpio.gz"
+if [ "${CLIENTS:-0}" = 1 ]; then
+	"$TOP/scripts/mkclients.sh" "$arch"
+	cp "$BUILD/tools/clients-$arch.cpio" "$obj/initramfs.cpio.gz"
 fi
 (cd "$root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >> "$obj/initramfs.cpio.gz"
 info "initramfs: $obj/initramfs.cpio.gz ($(du -h "$obj/initramfs.cpio.gz" | cut -f1))"

@@ -10,18 +10,19 @@ M=/harness/modules
 res() { echo "HARNESS-RESULT $1 kretprobe $2"; }
 check() { if [ "$1" = 0 ]; then res PASS "$2"; else res FAIL "$2${3:+ ($3)}"; fi; }
 mark() { echo "fgraph-harness-mark $1" > /dev/kmsg; }
-phase() { dmesg | sed -n "/fgraph-harness-mark kretprobe\$/,\$p" | grep -m1 "kretprobe_test: phase=$1 "; }
+phase() { dmesg | sed -n "/fgraph-harness-mark kretprobe_test\$/,\$p" | grep -m1 "kretprobe_test: phase=$1 "; }
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# load NAME: insmod NAME.ko after a mark in the log, or say why not
+load() {
+	if [ ! -f $M/$1.ko ]; then
+		res SKIP "$1 module (not built for this kernel)"
+		return 1
+	fi
+	mark $1
+	insmod $M/$1.ko || { res FAIL "load $1.ko"; return 1; }
+}
 
-if [ ! -f $M/kretprobe_test.ko ]; then
-	res SKIP "kretprobe module (not built for this kernel)"
-	exit 0
-fi
-mark kretprobe
-if ! insmod $M/kretprobe_test.ko; then
-	res FAIL "load kretprobe_test.ko"
-	exit 0
-fi
+load kretprobe_test || exit 0
 rmmod kretprobe_test
 
 many=$(phase many); echo "$many"
@@ -63,14 +64,15 @@ if echo 'r:krtread vfs_read ret=$retval' > $T/kprobe_events; then
 	set -- $prof
 	[ "${2:-0}" -ge 5 ] && [ "${3:-1}" = 0 ] && grep -q 'krtread:.* ret=0x[1-9a-f]' $T/trace
 	check $? "r: event on vfs_read: \$retval traced, kprobe_profile counts hits and no misses" "$prof"
-	# Listed in debugfs kprobes/list on either path; [FGRAPH] marks the
-	# kretprobes on the fgraph shadow stack
+	# Listed once in debugfs kprobes/list on either path; [FGRAPH] marks
+	# the kretprobes on the fgraph shadow stack
 	if grep -qw kretprobe_fgraph=0 /proc/cmdline ||
 	   [ "$HARNESS_FLAVOUR" = base ]; then
-		[ -n "$line" ] && ! echo "$line" | grep -q -e FGRAPH -e DISABLED
+		[ "$(echo "$line" | grep -c .)" = 1 ] && ! echo "$line" | grep -q -e FGRAPH -e DISABLED
 		check $? "the r: event is listed in debugfs kprobes/list as a kprobe" "$(cat /sys/kernel/debug/kprobes/list)"
 	else
-		echo "$line" | grep -q '\[FGRAPH\]' && ! echo "$line" | grep -q DISABLED
+		[ "$(echo "$line" | grep -c .)" = 1 ] && echo "$line" | grep -q '\[FGRAPH\]' &&
+			! echo "$line" | grep -q DISABLED
 		check $? "the r: event is listed in debugfs kprobes/list, marked [FGRAPH]" "$(cat /sys/kernel/debug/kprobes/list)"
 	fi
 	line=$(grep '^[0-9a-f]*  *r  *vfs_read+0x0 ' /sys/kernel/debug/kprobes/list)
@@ -86,15 +88,7 @@ fi
 # kernel, a kprobe on ftrace or a breakpoint elsewhere) and a notrace one
 # (a breakpoint kprobe everywhere), called with known arguments and known
 # callee-saved registers. Both must give the values a kprobe gives.
-if [ ! -f $M/kretprobe_regs.ko ]; then
-	res SKIP "kretprobe_regs module (not built for this kernel)"
-	exit 0
-fi
-mark kretprobe_regs
-if ! insmod $M/kretprobe_regs.ko; then
-	res FAIL "load kretprobe_regs.ko"
-	exit 0
-fi
+load kretprobe_regs || exit 0
 regs() { dmesg | sed -n "/fgraph-harness-mark kretprobe_regs\$/,\$p" | grep -m1 "kretprobe_regs: target=$1 "; }
 want_path=fgraph
 if grep -qw kretprobe_fgraph=0 /proc/cmdline || [ "$HARNESS_FLAVOUR" = base ]; then
@@ -122,7 +116,9 @@ x86_64)	ev_regs="bx=%bx bp=%bp r12=%r12 r13=%r13 r14=%r14 r15=%r15"
 	bpf_want="1 6b72740000000000 6b72740000000001 6b72740000000002 6b72740000000003 6b72740000000004 6b72740000000005";;
 *)	ev_regs="x19=%x19 x20=%x20 x21=%x21 x22=%x22 x23=%x23 x24=%x24 x25=%x25 x26=%x26 x27=%x27 x28=%x28"
 	ev_want="ret=0x1 x19=0x6b72740000000000 x20=0x6b72740000000001 x21=0x6b72740000000002 x22=0x6b72740000000003 x23=0x6b72740000000004 x24=0x6b72740000000005 x25=0x6b72740000000006 x26=0x6b72740000000007 x27=0x6b72740000000008 x28=0x6b72740000000009 mem=0x6b72746d"
-	bpf_regs=;;
+	bpf_regs='reg("r19"), reg("r20"), reg("r21"), reg("r22"), reg("r23"), reg("r24"), reg("r25"), reg("r26"), reg("r27"), reg("r28")'
+	bpf_fmt="%lx %lx %lx %lx %lx %lx %lx %lx %lx %lx"
+	bpf_want="1 6b72740000000000 6b72740000000001 6b72740000000002 6b72740000000003 6b72740000000004 6b72740000000005 6b72740000000006 6b72740000000007 6b72740000000008 6b72740000000009";;
 esac
 krt_call() { echo 1 > /sys/module/kretprobe_regs/parameters/call; }
 echo > $T/trace
@@ -140,11 +136,9 @@ else
 fi
 
 if ! command -v bpftrace > /dev/null; then
-	res SKIP "BPF kretprobe reads what a kprobe reads (no bpftrace in this guest: the tracing clients are packed for x86_64 only, by make check's CLIENTS=1)"
-elif [ -z "$bpf_regs" ]; then
-	res SKIP "BPF kretprobe reads what a kprobe reads (no register list for $(uname -m))"
+	res SKIP "BPF kretprobe reads what a kprobe reads (no bpftrace in this guest: the initramfs carries it with CLIENTS=1, as make check builds it)"
 else
-	export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
+	export LD_LIBRARY_PATH=/lib/$(uname -m)-linux-gnu:/usr/lib/$(uname -m)-linux-gnu
 	# (No memory read: a pointer cast has bpftrace parse C with kernel
 	# headers, which the guest lacks; the r: event reads the stack.)
 	prog="kretprobe:krt_regs_traced { printf(\"T %lx $bpf_fmt\\n\", retval, $bpf_regs); }"

@@ -21,7 +21,8 @@
  * that of entry, past the return address on x86_64), the frame pointer of
  * the helper (arm64), the instruction pointer a kprobe reports (entry: the
  * probed address, after the breakpoint on x86_64; return: where the target
- * returns to), the return value. A last call has the return handler
+ * returns to), the return value, kernel mode; and after the return, the
+ * caller's callee-saved registers. A last call has the return handler
  * change the return value: the caller must get the changed value
  * (override=ok).
  *
@@ -44,6 +45,8 @@ long krt_regs_call_traced(long a0, long a1, long a2, long a3, long a4,
 long krt_regs_call_untraced(long a0, long a1, long a2, long a3, long a4,
 			    long a5);
 extern char krt_regs_ret_traced[], krt_regs_ret_untraced[];
+/* Written by the helpers right after the call */
+unsigned long krt_regs_after[10];
 
 noinline long krt_regs_traced(long a0, long a1, long a2, long a3, long a4,
 			      long a5)
@@ -148,6 +151,7 @@ static void krt_regs_test(const char *target, void *func, char *ret_addr,
 	krt_len = 0;
 	krt_calls = 0;
 	krt_change = false;
+	memset(krt_regs_after, 0, sizeof(krt_regs_after));
 	ret = register_kretprobe(&rp);
 	if (ret) {
 		pr_err("kretprobe_regs: target=%s register_kretprobe: %d\n",
@@ -172,7 +176,12 @@ static void krt_regs_test(const char *target, void *func, char *ret_addr,
 			   krt_get(&krt_at_entry, &krt_saved[i]), KRT_K0 + i);
 		krt_expect("return", krt_saved[i].name,
 			   krt_get(&krt_at_return, &krt_saved[i]), KRT_K0 + i);
+		/* And the return trampoline gave the caller its values back */
+		krt_expect("after", krt_saved[i].name, krt_regs_after[i],
+			   KRT_K0 + i);
 	}
+	krt_expect("entry", "user_mode", user_mode(&krt_at_entry), 0);
+	krt_expect("return", "user_mode", user_mode(&krt_at_return), 0);
 	/* The probed address: past an ENDBR on x86_64 with IBT */
 	krt_expect("entry", "ip", instruction_pointer(&krt_at_entry),
 		   (unsigned long)rp.kp.addr + KRT_IP_ADJ);

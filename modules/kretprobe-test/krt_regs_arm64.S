@@ -4,7 +4,9 @@
  * target with known values in every callee-saved register x19-x28
  * (KRT_K0 + n), which the target keeps, so that a kretprobe's handlers see
  * them at entry and at return; and KRT_MEM at the stack pointer of the
- * return. krt_regs_ret_traced/untraced: where the target returns to.
+ * return. krt_regs_ret_traced/untraced: where the target returns to. What
+ * the callee-saved registers hold after the return goes to
+ * krt_regs_after[].
  */
 #include <linux/linkage.h>
 #include <asm/assembler.h>
@@ -34,6 +36,13 @@ SYM_FUNC_START(krt_regs_call_\name)
 	add	x28, x19, #9
 	bl	krt_regs_\name
 SYM_INNER_LABEL(krt_regs_ret_\name, SYM_L_GLOBAL)
+	/* What the caller finds in the callee-saved registers */
+	adr_l	x9, krt_regs_after
+	stp	x19, x20, [x9]
+	stp	x21, x22, [x9, #16]
+	stp	x23, x24, [x9, #32]
+	stp	x25, x26, [x9, #48]
+	stp	x27, x28, [x9, #64]
 	ldp	x19, x20, [sp, #32]
 	ldp	x21, x22, [sp, #48]
 	ldp	x23, x24, [sp, #64]

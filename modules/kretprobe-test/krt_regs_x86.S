@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * krt_regs_call_traced(a0, ..., a5), krt_regs_call_untraced(...): call the
- * target with known values in every callee-saved register (KRT_K0 + n),
- * which the target keeps, so that a kretprobe's handlers see them at entry
- * and at return; and KRT_MEM at the stack pointer of the return. krt_regs_ret_traced/untraced: where the target returns to.
+ * krt_regs_call_traced(a0, ..., a5), krt_regs_call_untraced(...): call
+ * the target with known values in every callee-saved register (KRT_K0 +
+ * n), which the target keeps, so that a kretprobe's handlers see them at
+ * entry and at return; and KRT_MEM at the stack pointer of the return.
+ * krt_regs_ret_traced/untraced: where the target returns to. What the
+ * callee-saved registers hold after the return goes to krt_regs_after[].
  */
 #include <linux/linkage.h>
 #include <asm/nospec-branch.h>
@@ -26,6 +28,13 @@ SYM_FUNC_START(krt_regs_call_\name)
 	pushq $0x6b72746d
 	call krt_regs_\name
 SYM_INNER_LABEL(krt_regs_ret_\name, SYM_L_GLOBAL)
+	/* What the caller finds in the callee-saved registers */
+	movq %rbx, krt_regs_after(%rip)
+	movq %rbp, krt_regs_after+8(%rip)
+	movq %r12, krt_regs_after+16(%rip)
+	movq %r13, krt_regs_after+24(%rip)
+	movq %r14, krt_regs_after+32(%rip)
+	movq %r15, krt_regs_after+40(%rip)
 	addq $8, %rsp
 	popq %r15
 	popq %r14
