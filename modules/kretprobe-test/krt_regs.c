@@ -13,9 +13,12 @@
  *  untraced: notrace: always a breakpoint kprobe and the old return.
  * For each, at load, one line:
  *
- *   kretprobe_regs: target=T path=fgraph|kprobe calls=N mismatches=none
+ *   kretprobe_regs: target=T path=fgraph|kprobe calls=N override=ok|no
+ *	mismatches=none [ret_lr=SYMBOL]
  *
- * or mismatches= the registers whose value was not the expected one, as
+ * ret_lr (arm64 only): what the link register points to at return, the
+ * trampoline the target returned to, which differs between the paths.
+ * mismatches= lists the registers whose value was not the expected one, as
  * entry:REG=GOT/WANT or return:REG=GOT/WANT. The expected values: the
  * arguments, the callee-saved registers, the stack pointer (at return:
  * that of entry, past the return address on x86_64), the frame pointer of
@@ -34,6 +37,7 @@
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
+#include <linux/kallsyms.h>
 #include <linux/ptrace.h>
 
 #define KRT_K0		0x6b72740000000000UL
@@ -122,6 +126,22 @@ static int krt_regs_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * What an arch cannot give as the old path does, shown: arm64's link
+ * register at return holds the trampoline the function returned to.
+ */
+static const char *krt_ret_lr(void)
+{
+#ifdef CONFIG_ARM64
+	static char buf[KSYM_SYMBOL_LEN + 8];
+
+	snprintf(buf, sizeof(buf), " ret_lr=%ps", (void *)krt_at_return.regs[30]);
+	return buf;
+#else
+	return "";
+#endif
+}
+
 static char krt_out[512];
 static int krt_len;
 
@@ -203,9 +223,9 @@ static void krt_regs_test(const char *target, void *func, char *ret_addr,
 	got = call(1, 2, 4, 8, 16, 32);
 	unregister_kretprobe(&rp);
 
-	pr_info("kretprobe_regs: target=%s path=%s calls=%d override=%s mismatches=%s\n",
+	pr_info("kretprobe_regs: target=%s path=%s calls=%d override=%s mismatches=%s%s\n",
 		target, path, krt_calls, got == KRT_CHANGED ? "ok" : "no",
-		krt_len ? krt_out : "none");
+		krt_len ? krt_out : "none", krt_ret_lr());
 }
 
 static int krt_regs_call_set(const char *val, const struct kernel_param *kp)
