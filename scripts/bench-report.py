@@ -16,7 +16,7 @@ import sys
 LINE = re.compile(r'HARNESS-BENCH fgraph_bench: (case=.*)$')
 KV = re.compile(r'(\w+)=(\S+)')
 ORDER = ['k1', 'k1notime', 'k2', 'k4', 'k8', 'k16', 'k16one', 'data4', 'tracer',
-         'kretprobe']
+         'kretprobe', 'fprobe']
 LABEL = {
     'k1': '1 user, counting',
     'k1notime': '1 user, counting, FGRAPH_FL_NO_TIME', 'k2': '2 users, all on the function',
@@ -26,6 +26,7 @@ LABEL = {
     'data4': '4 users, 4 words of data each',
     'tracer': 'function_graph tracer (ring buffer)',
     'kretprobe': 'kretprobe, entry and return handler',
+    'fprobe': 'fprobe, entry and exit handler',
 }
 
 
@@ -145,6 +146,13 @@ def main():
                 checks.append((f'kretprobe <= {krp_limit:.2f} x base kretprobe',
                                ns(ic, 'kretprobe') / ns(base_ic, 'kretprobe'),
                                krp_limit))
+            # Fprobes on fgraph must not cost more than 6.1's: rethook on
+            # x86_64; arm64's 6.1 has no fprobe, and its entry and return
+            # handlers are a kretprobe's (breakpoint and trampoline)
+            fp_ref = 'fprobe' if arch == 'x86_64' else 'kretprobe'
+            if ns(ic, 'fprobe') is not None and ns(base_ic, fp_ref):
+                checks.append((f'fprobe <= 1.00 x base {fp_ref}',
+                               ns(ic, 'fprobe') / ns(base_ic, fp_ref), 1.00))
             reg, breg = ic.get('reg1000'), base_ic.get('reg1000')
             if reg and breg and int(breg['register_ns']):
                 r = int(reg['register_ns']) / int(breg['register_ns'])

@@ -2,15 +2,17 @@
 # check.sh: everything `make check` runs.
 #   1. harness self-tests (no boot)
 #   2. x86_64 (patched tree) built, booted: the whole ftracetest suite, the
-#      modules, IPMODIFY, kretprobe and tracing-client steps; booted again
-#      with kretprobe_fgraph=0 and with kmemleak
+#      modules, IPMODIFY, kretprobe, fprobe and tracing-client steps; booted
+#      again with kretprobe_fgraph=0 fprobe_fgraph=0 (the old paths, and
+#      the fprobe KUnit suite on them) and with kmemleak
 #   3. the x86_64 debug kernel (configs/debug.config: lockdep, KASAN, UBSAN,
 #      list and RCU-head debugging) built and booted: the KUnit suites (on
 #      x86_64 they run here only), the function-graph, instance and kprobe
-#      parts of ftracetest, the kretprobe step; any report of theirs fails
+#      parts of ftracetest, the kretprobe and fprobe steps; any report of theirs fails
 #      the run (DEBUG=0: no debug kernel, KUnit on the plain one)
 #   4. arm64 built and booted: KUnit at boot, a smoke subset of ftracetest,
-#      the kretprobe step (with bpftrace: the initramfs carries it)
+#      the kretprobe and fprobe steps (with bpftrace: the initramfs
+#      carries it)
 #   5. kernel/trace compiled for i386
 #   6. one summary line: N passed, N failed, N skipped
 # x86_64 guests run single-threaded TCG, one host thread: while they boot
@@ -67,12 +69,13 @@ fi
 # host core (single-threaded TCG), then the debug kernel's once lane B has
 # built it (it writes x86_64-debug-build.jsonl when done)
 x86_boots() {
-	APPEND=$x86_append boot x86_64 x86_64 "${STEPS:-${X86_STEPS:-ftracetest,modules,ipmodify,kretprobe,clients}}" \
+	APPEND=$x86_append boot x86_64 x86_64 "${STEPS:-${X86_STEPS:-ftracetest,modules,ipmodify,kretprobe,fprobe,clients}}" \
 		"$x86_ftrace" "${BOOT_TIMEOUT:-1800}" "${x86_expect[@]}"
 	if [ "$flavour" = patched ] && [ -z "${STEPS:-}" ]; then
-		# The series' boot parameter for the old kretprobe path, once
-		APPEND="kunit.enable=0 kretprobe_fgraph=0" \
-			boot x86_64 x86_64-kretprobe_fgraph=0 kretprobe none 600
+		# The series' boot parameters for the old kretprobe and fprobe
+		# paths, once, with the fprobe KUnit suite on the old path
+		APPEND="kunit.filter_glob=fprobe_test kretprobe_fgraph=0 fprobe_fgraph=0" \
+			boot x86_64 x86_64-old-paths kretprobe,fprobe none 600 --expect-kunit
 		# Clean shutdown of graph users, judged by kmemleak
 		APPEND="kunit.enable=0 kmemleak=on" boot x86_64 x86_64-kmemleak leaks none 900
 	fi
@@ -80,7 +83,7 @@ x86_boots() {
 	# Lane B writes this file whole when the build ends, however it ends
 	while [ ! -f "$out/x86_64-debug-build.jsonl" ]; do sleep 5; done
 	grep -q '"pass"' "$out/x86_64-debug-build.jsonl" || return 0
-	VARIANT=debug boot x86_64 x86_64-debug ftracetest,kretprobe "$debug_ftrace" \
+	VARIANT=debug boot x86_64 x86_64-debug ftracetest,kretprobe,fprobe "$debug_ftrace" \
 		"${DEBUG_TIMEOUT:-1800}" "${expect[@]}"
 }
 
@@ -101,7 +104,7 @@ if has_arch x86_64; then
 		trap 'kill_tree "$lane_a"; exit 130' INT TERM
 		results_of x86_64
 		[ "$flavour" = patched ] && [ -z "${STEPS:-}" ] &&
-			results_of x86_64-kretprobe_fgraph=0 x86_64-kmemleak
+			results_of x86_64-old-paths x86_64-kmemleak
 		if [ "$debug" = 1 ]; then
 			results_of x86_64-debug-build
 			(VARIANT=debug niced build x86_64 x86_64-debug) && results_of x86_64-debug
@@ -111,7 +114,7 @@ fi
 if has_arch arm64; then
 	results_of arm64-build
 	if (CLIENTS=1 niced build arm64 arm64); then
-		boot arm64 arm64 "${STEPS:-${ARM64_STEPS:-ftracetest,kretprobe}}" "$arm64_ftrace" \
+		boot arm64 arm64 "${STEPS:-${ARM64_STEPS:-ftracetest,kretprobe,fprobe}}" "$arm64_ftrace" \
 			"${BOOT_TIMEOUT:-1800}" "${expect[@]}"
 		results_of arm64
 	fi

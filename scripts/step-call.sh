@@ -32,7 +32,7 @@ sym=${STEP_SYM:-$sym}
 # Which of its arguments is the traced function: the first of the core's
 # hook (fgraph_hook()), the second of the entries
 case $sym in
-*fgraph_hook*) farg=1;;
+*fgraph_hook*|fprobe_handler) farg=1;;
 *) farg=2;;
 esac
 sfx=$flavour-$case_

@@ -6,7 +6,7 @@
 T=/sys/kernel/tracing
 ko=/harness/modules/fgraph_bench.ko
 calls=1000000; rounds=5
-cases=k1,k1notime,k2,k4,k8,k16,k16one,data4,kretprobe,depth,mem,reg1000,loop_plain
+cases=k1,k1notime,k2,k4,k8,k16,k16one,data4,kretprobe,fprobe,depth,mem,reg1000,loop_plain
 for w in $(cat /proc/cmdline); do
 	case "$w" in
 	harness.bench_calls=*) calls=${w#harness.bench_calls=};;
@@ -17,7 +17,8 @@ done
 res() { echo "HARNESS-RESULT $1 bench $2"; }
 [ -f $ko ] || { res FAIL "module not built"; exit 1; }
 echo "HARNESS-BENCH kernel=$(uname -r) calls=$calls rounds=$rounds"
-# All cases that exist for this kernel (the base knows k1 and kretprobe only)
+# All cases that exist for this kernel (the base knows k1, kretprobe and
+# fprobe only, and arm64's base no fprobe)
 if insmod $ko calls=$calls rounds=$rounds cases=$cases; then
 	res PASS "cases ran"
 else

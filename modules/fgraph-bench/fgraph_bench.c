@@ -35,14 +35,19 @@
  *                    handler checking the return value: the per-call cost
  *                    of kretprobes, on the fgraph shadow stack with the
  *                    series, with a kprobe and a pool instance without
+ *   fprobe           the same with an fprobe with entry and exit handlers
+ *                    and 8 bytes of entry data: on the fgraph shadow stack
+ *                    with the series, with rethook without (the base has
+ *                    no fprobe on arm64)
  *
  * Against a kernel without the multi-user API (the unpatched base) only
- * k1, kretprobe, loop and mem exist; k1 then registers the one user 6.1 allows,
+ * k1, kretprobe, fprobe, loop and mem exist; k1 then registers the one user 6.1 allows,
  * which follows the top-level set_ftrace_filter, set to
  * fgraph_bench_target for the time of the case.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fprobe.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -517,8 +522,6 @@ static void bench_kretprobe(void)
 	if (bench_krp.kp.flags & KPROBE_FLAG_FGRAPH)
 		path = "fgraph";
 #endif
-#ifdef FGRAPH_MULTI_USER
-#endif
 	traced = bench_median();
 	unregister_kretprobe(&bench_krp);
 	bench_report("kretprobe", 1, traced, base,
@@ -527,6 +530,59 @@ static void bench_kretprobe(void)
 		     !bench_krp.nmissed);
 	pr_info("kretprobe path=%s nmissed=%d\n", path, bench_krp.nmissed);
 }
+
+#ifdef CONFIG_FPROBE
+static atomic_long_t fp_entries, fp_exits;
+
+static void bench_fp_entry(struct fprobe *fp, unsigned long ip,
+			   struct pt_regs *regs, void *data)
+{
+	*(long *)data = (int)regs_get_kernel_argument(regs, 0);
+	atomic_long_inc(&fp_entries);
+}
+
+static void bench_fp_exit(struct fprobe *fp, unsigned long ip,
+			  struct pt_regs *regs, void *data)
+{
+	if ((int)regs_return_value(regs) == *(long *)data + 1)
+		atomic_long_inc(&fp_exits);
+}
+
+static struct fprobe bench_fp = {
+	.entry_handler	= bench_fp_entry,
+	.exit_handler	= bench_fp_exit,
+	.entry_data_size = sizeof(long),
+};
+
+static void bench_fprobe(void)
+{
+	long want = (long)calls * clamp(rounds, 1, BENCH_MAX_ROUNDS);
+	unsigned long addr = (unsigned long)fgraph_bench_target;
+	const char *path = "rethook";
+	u64 base, traced;
+	int ret;
+
+	atomic_long_set(&fp_entries, 0);
+	atomic_long_set(&fp_exits, 0);
+	base = bench_median();
+	bench_fp.flags = 0;
+	ret = register_fprobe_ips(&bench_fp, &addr, 1);
+	if (ret) {
+		pr_err("register_fprobe_ips: %d\n", ret);
+		return;
+	}
+#ifdef FPROBE_FL_FGRAPH
+	if (bench_fp.flags & FPROBE_FL_FGRAPH)
+		path = "fgraph";
+#endif
+	traced = bench_median();
+	unregister_fprobe(&bench_fp);
+	bench_report("fprobe", 1, traced, base,
+		     atomic_long_read(&fp_entries) == want &&
+		     atomic_long_read(&fp_exits) == want && !bench_fp.nmissed);
+	pr_info("fprobe path=%s nmissed=%lu\n", path, bench_fp.nmissed);
+}
+#endif
 
 static bool want_case(const char *name)
 {
@@ -589,6 +645,10 @@ static void bench_run(void)
 #endif
 	if (want_case("kretprobe"))
 		bench_kretprobe();
+#ifdef CONFIG_FPROBE
+	if (want_case("fprobe"))
+		bench_fprobe();
+#endif
 	if (want_case("loop_plain"))
 		bench_report("loop_plain", 0, bench_median(), 0, true);
 	if (want_case("loop_tracer"))
