@@ -193,8 +193,11 @@ static void fpt_phase_rereg(int n)
 	int ret, i;
 
 	ret = register_fprobe_ips(&fpt_keeper, &keep, 1);
-	if (!ret)
-		ret = fpt_register();
+	if (ret) {
+		fpt_report("rereg", n, fpt_path(), ret);
+		return;
+	}
+	ret = fpt_register();
 	if (ret) {
 		fpt_report("rereg", n, fpt_path(), ret);
 		unregister_fprobe(&fpt_keeper);

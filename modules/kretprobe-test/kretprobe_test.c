@@ -19,7 +19,9 @@
  *	    frame: the pool path).
  *  rereg:  50 threads asleep while the kretprobe is unregistered and
  *	    registered again 100 times (the same struct kretprobe); the
- *	    returns must not reach the new registrations: returns=0.
+ *	    returns must not reach the new registrations: returns=0. Another
+ *	    kretprobe, on krt_keep(), stays registered meanwhile, so that the
+ *	    series' shared fgraph user stays too.
  *
  * The module then stays loaded (rmmod it).
  */
@@ -44,6 +46,11 @@ struct krt_data {
 	long arg;
 	unsigned long magic;
 };
+
+static noinline long krt_keep(long arg)
+{
+	return arg;
+}
 
 static noinline long krt_sleep(long arg)
 {
@@ -78,6 +85,16 @@ static int krt_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 static struct kretprobe krt_probe = {
 	.handler	= krt_return,
 	.entry_handler	= krt_entry,
+};
+
+static int krt_keep_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static struct kretprobe krt_keeper = {
+	.kp.addr	= (kprobe_opcode_t *)krt_keep,
+	.handler	= krt_keep_return,
 };
 
 static int krt_thread(void *arg)
@@ -175,9 +192,15 @@ static void krt_phase_rereg(int n)
 {
 	int ret, i;
 
+	ret = register_kretprobe(&krt_keeper);
+	if (ret) {
+		krt_report("rereg", n, ret);
+		return;
+	}
 	ret = krt_register(sizeof(struct krt_data));
 	if (ret) {
 		krt_report("rereg", n, ret);
+		unregister_kretprobe(&krt_keeper);
 		return;
 	}
 	ret = krt_start(n);
@@ -190,6 +213,7 @@ static void krt_phase_rereg(int n)
 	krt_finish(n);
 	if (!ret)
 		unregister_kretprobe(&krt_probe);
+	unregister_kretprobe(&krt_keeper);
 	krt_report("rereg", n, ret);
 }
 
