@@ -321,6 +321,11 @@ def known_failures_become_skips():
     assert [r['status'] for r in out] == ['skip', 'fail', 'pass'], out
     assert 'why' in out[0]['detail']
     assert 'ftrace Meta-selftest: Checkbashisms' in rep.known_failures()
+    # An entry with the arch label covers that arch only
+    res = [{'name': 'arm64 ftrace C case', 'status': 'fail', 'detail': ''},
+           {'name': 'x86_64 ftrace C case', 'status': 'fail', 'detail': ''}]
+    out = rep.apply_known(res, {'arm64 ftrace C case': 'flaky there'})
+    assert [r['status'] for r in out] == ['skip', 'fail'], out
 
 
 def main():
