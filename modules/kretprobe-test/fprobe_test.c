@@ -26,18 +26,13 @@
  */
 #include <linux/module.h>
 #include <linux/fprobe.h>
-#include <linux/kthread.h>
-#include <linux/delay.h>
-#include <linux/wait.h>
+#include "sleepers.h"
 
 #define FPT_MAGIC	0x6670727374UL
 
 static int threads = 200;
 module_param(threads, int, 0444);
 
-static atomic_t fpt_inside, fpt_done;
-static DECLARE_WAIT_QUEUE_HEAD(fpt_wq);
-static bool fpt_release;
 static atomic_t fpt_entries, fpt_exits, fpt_good, fpt_bad;
 
 struct fpt_data {
@@ -52,8 +47,7 @@ static noinline long fpt_keep(long arg)
 
 static noinline long fpt_sleep(long arg)
 {
-	atomic_inc(&fpt_inside);
-	wait_event(fpt_wq, READ_ONCE(fpt_release));
+	sleepers_wait();
 	return 2 * arg + 1;
 }
 
@@ -94,13 +88,6 @@ static struct fprobe fpt_keeper = {
 	.exit_handler	= fpt_keep_exit,
 };
 
-static int fpt_thread(void *arg)
-{
-	fpt_sleep((long)arg);
-	atomic_inc(&fpt_done);
-	return 0;
-}
-
 static const char *fpt_path(void)
 {
 #ifdef FPROBE_FL_FGRAPH
@@ -122,33 +109,6 @@ static int fpt_register(void)
 	if (ret)
 		pr_err("fprobe_test: register_fprobe_ips: %d\n", ret);
 	return ret;
-}
-
-/* Start @n threads, have them all asleep inside fpt_sleep(), and return */
-static int fpt_start(int n)
-{
-	struct task_struct *t;
-	int i, wait;
-
-	atomic_set(&fpt_inside, 0);
-	atomic_set(&fpt_done, 0);
-	WRITE_ONCE(fpt_release, false);
-	for (i = 0; i < n; i++) {
-		t = kthread_run(fpt_thread, (void *)(long)(i + 1), "fpt/%d", i);
-		if (IS_ERR(t))
-			return PTR_ERR(t);
-	}
-	for (wait = 0; atomic_read(&fpt_inside) < n && wait < 30000; wait += 10)
-		msleep(10);
-	return atomic_read(&fpt_inside) == n ? 0 : -ETIMEDOUT;
-}
-
-static void fpt_finish(int n)
-{
-	WRITE_ONCE(fpt_release, true);
-	wake_up_all(&fpt_wq);
-	while (atomic_read(&fpt_done) < n)
-		msleep(10);
 }
 
 static void fpt_counts_reset(void)
@@ -179,8 +139,8 @@ static void fpt_phase_many(int n)
 		fpt_report("many", n, fpt_path(), ret);
 		return;
 	}
-	ret = fpt_start(n);
-	fpt_finish(n);
+	ret = sleepers_start(fpt_sleep, n, "fpt");
+	sleepers_finish();
 	/* Unregistering clears the flag that says the path */
 	path = fpt_path();
 	unregister_fprobe(&fpt_probe);
@@ -192,6 +152,16 @@ static void fpt_phase_rereg(int n)
 	unsigned long keep = (unsigned long)fpt_keep;
 	int ret, i;
 
+#ifndef FPROBE_FL_FGRAPH
+	/*
+	 * 6.1's unregister_fprobe() frees the filter hashes of the fprobe's
+	 * ftrace_ops but leaves the ops pointing at them: registering the
+	 * same struct fprobe again copies freed memory (a crash in
+	 * alloc_and_copy_ftrace_hash() here). The series fixes that.
+	 */
+	pr_info("fprobe_test: phase=rereg skipped: this kernel cannot register a struct fprobe again\n");
+	return;
+#endif
 	ret = register_fprobe_ips(&fpt_keeper, &keep, 1);
 	if (ret) {
 		fpt_report("rereg", n, fpt_path(), ret);
@@ -203,14 +173,14 @@ static void fpt_phase_rereg(int n)
 		unregister_fprobe(&fpt_keeper);
 		return;
 	}
-	ret = fpt_start(n);
+	ret = sleepers_start(fpt_sleep, n, "fpt");
 	for (i = 0; !ret && i < 100; i++) {
 		unregister_fprobe(&fpt_probe);
 		ret = fpt_register();
 	}
 	/* Only the exits of calls entered from now on count */
 	fpt_counts_reset();
-	fpt_finish(n);
+	sleepers_finish();
 	fpt_report("rereg", n, fpt_path(), ret);
 	if (!ret)
 		unregister_fprobe(&fpt_probe);
@@ -220,17 +190,7 @@ static void fpt_phase_rereg(int n)
 static int __init fpt_init(void)
 {
 	fpt_phase_many(threads);
-#ifdef FPROBE_FL_FGRAPH
 	fpt_phase_rereg(50);
-#else
-	/*
-	 * 6.1's unregister_fprobe() frees the filter hashes of the fprobe's
-	 * ftrace_ops but leaves the ops pointing at them: registering the
-	 * same struct fprobe again copies freed memory (a crash in
-	 * alloc_and_copy_ftrace_hash() here). The series fixes that.
-	 */
-	pr_info("fprobe_test: phase=rereg skipped: this kernel cannot register a struct fprobe again\n");
-#endif
 	return 0;
 }
 

@@ -27,19 +27,13 @@
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
-#include <linux/kthread.h>
-#include <linux/completion.h>
-#include <linux/delay.h>
-#include <linux/wait.h>
+#include "sleepers.h"
 
 #define KRT_MAGIC	0x6b72747374UL
 
 static int threads = 200;
 module_param(threads, int, 0444);
 
-static atomic_t krt_inside, krt_done;
-static DECLARE_WAIT_QUEUE_HEAD(krt_wq);
-static bool krt_release;
 static atomic_t krt_entries, krt_returns, krt_good, krt_bad;
 
 struct krt_data {
@@ -54,8 +48,7 @@ static noinline long krt_keep(long arg)
 
 static noinline long krt_sleep(long arg)
 {
-	atomic_inc(&krt_inside);
-	wait_event(krt_wq, READ_ONCE(krt_release));
+	sleepers_wait();
 	return 2 * arg + 1;
 }
 
@@ -97,13 +90,6 @@ static struct kretprobe krt_keeper = {
 	.handler	= krt_keep_return,
 };
 
-static int krt_thread(void *arg)
-{
-	krt_sleep((long)arg);
-	atomic_inc(&krt_done);
-	return 0;
-}
-
 static const char *krt_path(void)
 {
 #ifdef KPROBE_FLAG_FGRAPH
@@ -125,33 +111,6 @@ static int krt_register(size_t data_size)
 	if (ret)
 		pr_err("kretprobe_test: register_kretprobe: %d\n", ret);
 	return ret;
-}
-
-/* Start @n threads, have them all asleep inside krt_sleep(), and return */
-static int krt_start(int n)
-{
-	struct task_struct *t;
-	int i, wait;
-
-	atomic_set(&krt_inside, 0);
-	atomic_set(&krt_done, 0);
-	WRITE_ONCE(krt_release, false);
-	for (i = 0; i < n; i++) {
-		t = kthread_run(krt_thread, (void *)(long)(i + 1), "krt/%d", i);
-		if (IS_ERR(t))
-			return PTR_ERR(t);
-	}
-	for (wait = 0; atomic_read(&krt_inside) < n && wait < 30000; wait += 10)
-		msleep(10);
-	return atomic_read(&krt_inside) == n ? 0 : -ETIMEDOUT;
-}
-
-static void krt_finish(int n)
-{
-	WRITE_ONCE(krt_release, true);
-	wake_up_all(&krt_wq);
-	while (atomic_read(&krt_done) < n)
-		msleep(10);
 }
 
 static void krt_counts_reset(void)
@@ -182,8 +141,8 @@ static void krt_phase(const char *phase, int n, size_t data_size)
 		krt_report(phase, n, ret);
 		return;
 	}
-	ret = krt_start(n);
-	krt_finish(n);
+	ret = sleepers_start(krt_sleep, n, "krt");
+	sleepers_finish();
 	unregister_kretprobe(&krt_probe);
 	krt_report(phase, n, ret);
 }
@@ -203,14 +162,14 @@ static void krt_phase_rereg(int n)
 		unregister_kretprobe(&krt_keeper);
 		return;
 	}
-	ret = krt_start(n);
+	ret = sleepers_start(krt_sleep, n, "krt");
 	for (i = 0; !ret && i < 100; i++) {
 		unregister_kretprobe(&krt_probe);
 		ret = krt_register(sizeof(struct krt_data));
 	}
 	/* Only the returns of calls entered from now on count */
 	krt_counts_reset();
-	krt_finish(n);
+	sleepers_finish();
 	if (!ret)
 		unregister_kretprobe(&krt_probe);
 	unregister_kretprobe(&krt_keeper);
