@@ -150,6 +150,7 @@ static void fpt_phase_many(int n)
 static void fpt_phase_rereg(int n)
 {
 	unsigned long keep = (unsigned long)fpt_keep;
+	bool registered = true;
 	int ret, i;
 
 #ifndef FPROBE_FL_FGRAPH
@@ -177,12 +178,13 @@ static void fpt_phase_rereg(int n)
 	for (i = 0; !ret && i < 100; i++) {
 		unregister_fprobe(&fpt_probe);
 		ret = fpt_register();
+		registered = !ret;
 	}
 	/* Only the exits of calls entered from now on count */
 	fpt_counts_reset();
 	sleepers_finish();
 	fpt_report("rereg", n, fpt_path(), ret);
-	if (!ret)
+	if (registered)
 		unregister_fprobe(&fpt_probe);
 	unregister_fprobe(&fpt_keeper);
 }

@@ -149,6 +149,7 @@ static void krt_phase(const char *phase, int n, size_t data_size)
 
 static void krt_phase_rereg(int n)
 {
+	bool registered = true;
 	int ret, i;
 
 	ret = register_kretprobe(&krt_keeper);
@@ -166,11 +167,12 @@ static void krt_phase_rereg(int n)
 	for (i = 0; !ret && i < 100; i++) {
 		unregister_kretprobe(&krt_probe);
 		ret = krt_register(sizeof(struct krt_data));
+		registered = !ret;
 	}
 	/* Only the returns of calls entered from now on count */
 	krt_counts_reset();
 	sleepers_finish();
-	if (!ret)
+	if (registered)
 		unregister_kretprobe(&krt_probe);
 	unregister_kretprobe(&krt_keeper);
 	krt_report("rereg", n, ret);
